@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// The `stopwise` command. Each subcommand is imported only when it runs, so
+// that a hook invocation does not pay for the rest of the CLI.
+import { CliUsageError, type CliIo } from './cli-io.js';
+
+type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<Command> }>> = {
+  replay: {
+    summary: 'replay recorded agent runs through a stop policy',
+    load: async () => (await import('./replay-command.js')).replayCommand,
+  },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(10)} ${summary}`);
+  return ['usage: stopwise <command> [options]', '', 'commands:', ...lines, '', 'Run `stopwise <command> --help` for the options of a command.'].join('\n');
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const io: CliIo = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+  };
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(`${usage()}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.stderr(`stopwise: unknown command "${name}"\n\n${usage()}\n`);
+    return 2;
+  }
+  try {
+    return await (await command.load())(rest, io);
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      io.stderr(`stopwise ${name}: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr(`stopwise ${name}: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`stopwise: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,119 @@
+import { parseArgs } from 'node:util';
+import { describeAction } from '../core/describe-action.js';
+import { DEFAULT_POLICY, type StopPolicy } from '../core/stop-policy.js';
+import { replayRun, summarizeReplays, type ReplayResult, type ReplaySummary } from '../replay/replay-run.js';
+import { formatRunTraceError, parseRunTrace } from '../replay/run-trace.js';
+import { CliUsageError, type CliIo } from './cli-io.js';
+import { formatTable } from './format-table.js';
+import { loadPolicyFile } from './load-policy-file.js';
+import { expandInputPaths, readTextFile } from './read-inputs.js';
+
+const HELP = `usage: stopwise replay [--policy policy.json] [--json] FILES_OR_FOLDERS...
+
+Walks each recorded run (JSON Lines, one step a line) through the stop policy,
+stops where the policy stops, and prints a table per run and a summary.
+A folder stands for the .jsonl files in it.
+
+options:
+  --policy FILE  a JSON file with doneThreshold, midBandLow, maxSteps, stallRounds
+  --json         print the results as JSON
+  -h, --help     show this help
+
+exit codes: 0 every file was read; 1 a file or line could not be read; 2 usage error`;
+
+/** `stopwise replay`: replays recorded runs through a stop policy. */
+export async function replayCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        policy: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new CliUsageError(`${(error as Error).message}\n\n${HELP}`);
+  }
+  if (parsed.values.help) {
+    io.stdout(`${HELP}\n`);
+    return 0;
+  }
+  if (parsed.positionals.length === 0) throw new CliUsageError(`no recorded runs given\n\n${HELP}`);
+
+  let policy: StopPolicy = DEFAULT_POLICY;
+  if (parsed.values.policy !== undefined) {
+    const loaded = await loadPolicyFile(parsed.values.policy, io.cwd);
+    if (!loaded.ok) {
+      io.stderr(`stopwise replay: ${loaded.message}\n`);
+      return 1;
+    }
+    policy = loaded.policy;
+  }
+
+  const { files, failures } = await expandInputPaths(parsed.positionals, io.cwd, ['.jsonl']);
+  const errors = failures.map((failure) => `${failure.path}: ${failure.message}`);
+  const results: ReplayResult[] = [];
+  for (const file of files) {
+    const read = await readTextFile(file, io.cwd);
+    if (!read.ok) {
+      errors.push(`${file}: ${read.message}`);
+      continue;
+    }
+    const trace = parseRunTrace(read.text, file);
+    if (!trace.ok) {
+      errors.push(formatRunTraceError(trace.error));
+      continue;
+    }
+    results.push(replayRun(trace.trace, policy));
+  }
+
+  const summary = summarizeReplays(results);
+  if (parsed.values.json) {
+    io.stdout(`${JSON.stringify({ policy, runs: results, summary, errors }, null, 2)}\n`);
+  } else {
+    io.stdout(renderText(results, summary, policy));
+  }
+  for (const error of errors) io.stderr(`stopwise replay: ${error}\n`);
+  return errors.length === 0 ? 0 : 1;
+}
+
+function renderText(results: readonly ReplayResult[], summary: ReplaySummary, policy: StopPolicy): string {
+  const out: string[] = [
+    `policy: done at >= ${policy.doneThreshold}, retry band [${policy.midBandLow}, ${policy.doneThreshold}), cap ${policy.maxSteps} steps, stall after ${policy.stallRounds} identical steps`,
+    '',
+  ];
+  for (const result of results) {
+    out.push(`run ${result.source}${result.taskType === undefined ? '' : ` [${result.taskType}]`}`);
+    if (result.task !== undefined) out.push(`task: ${result.task}`);
+    const rows = result.steps.map((step) => [
+      String(step.step),
+      formatTests(step.tests),
+      step.lowestCriterion === undefined ? '-' : `${step.lowestProbability.toFixed(2)} ${step.lowestCriterion}`,
+      step.action.action,
+      step.action.reason,
+    ]);
+    out.push(formatTable(['step', 'tests', 'lowest', 'action', 'reason'], rows, ['right']));
+    const ending =
+      result.endedBy === 'decision'
+        ? `=> ${describeAction(result.final)}`
+        : `=> the recording ended after ${result.stepsRecorded} steps while the policy still said retry (${result.final.reason})`;
+    out.push(ending, '');
+  }
+  out.push(`summary: ${summary.runs} run${summary.runs === 1 ? '' : 's'}`);
+  const rows = summary.byReason.map((entry) => [entry.action, entry.reason, String(entry.count)]);
+  out.push(formatTable(['action', 'reason', 'runs'], rows, ['left', 'left', 'right']));
+  if (summary.unfinished > 0) {
+    out.push(`${summary.unfinished} run${summary.unfinished === 1 ? '' : 's'} ended before the policy stopped (last action retry)`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function formatTests(tests: { passed: boolean; failed: readonly string[]; ran: number }): string {
+  if (tests.ran === 0) return 'none ran';
+  if (tests.passed && tests.failed.length === 0) return `${tests.ran} passed`;
+  return `${tests.failed.length}/${tests.ran} failed`;
+}

@@ -1,0 +1,127 @@
+/** Hard limits of a run; each is optional, and a limit is reached when usage is at or above it. */
+export interface BudgetLimits {
+  readonly maxSteps?: number;
+  readonly maxWallClockMs?: number;
+  readonly maxInputTokens?: number;
+  readonly maxOutputTokens?: number;
+  readonly maxTotalTokens?: number;
+  readonly maxCost?: number;
+  readonly maxToolErrors?: number;
+}
+
+/** What a run has used so far. Plain data. */
+export interface BudgetUsage {
+  readonly steps: number;
+  readonly wallClockMs: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cost: number;
+  readonly toolErrors: number;
+}
+
+/** What one step used; every field defaults to 0. */
+export interface StepUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly cost?: number;
+  readonly toolErrors?: number;
+  readonly wallClockMs?: number;
+}
+
+/** The kind of limit that was reached. */
+export type BudgetLimitKind = 'steps' | 'wall_clock' | 'tokens' | 'cost' | 'tool_errors';
+
+/** The result of {@link checkBudget}: `key` names the limit field that was reached. */
+export type BudgetCheck =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly limit: BudgetLimitKind;
+      readonly key: keyof BudgetLimits;
+      readonly used: number;
+      readonly max: number;
+    };
+
+/** What is left of each limit that is set (never below 0). */
+export type BudgetRemaining = { readonly [K in keyof BudgetLimits]?: number };
+
+const LIMIT_ORDER: readonly (readonly [keyof BudgetLimits, BudgetLimitKind, (usage: BudgetUsage) => number])[] = [
+  ['maxSteps', 'steps', (u) => u.steps],
+  ['maxWallClockMs', 'wall_clock', (u) => u.wallClockMs],
+  ['maxInputTokens', 'tokens', (u) => u.inputTokens],
+  ['maxOutputTokens', 'tokens', (u) => u.outputTokens],
+  ['maxTotalTokens', 'tokens', (u) => u.inputTokens + u.outputTokens],
+  ['maxCost', 'cost', (u) => u.cost],
+  ['maxToolErrors', 'tool_errors', (u) => u.toolErrors],
+];
+
+/** Usage before the first step: every counter at 0. */
+export function emptyUsage(): BudgetUsage {
+  return { steps: 0, wallClockMs: 0, inputTokens: 0, outputTokens: 0, cost: 0, toolErrors: 0 };
+}
+
+/**
+ * Checks usage against the limits, in the order steps, wall clock, tokens
+ * (input, output, total), cost, tool errors; the first limit reached is
+ * returned. Throws a `TypeError` naming the field for a limit that is not a
+ * non-negative number.
+ *
+ * @example
+ * checkBudget({ maxSteps: 10, maxCost: 2 }, { ...emptyUsage(), steps: 4, cost: 2.1 });
+ * // { ok: false, limit: 'cost', key: 'maxCost', used: 2.1, max: 2 }
+ */
+export function checkBudget(limits: BudgetLimits, usage: BudgetUsage): BudgetCheck {
+  assertLimits(limits);
+  for (const [key, limit, read] of LIMIT_ORDER) {
+    const max = limits[key];
+    if (max === undefined) continue;
+    const used = read(usage) || 0;
+    if (used >= max) return { ok: false, limit, key, used, max };
+  }
+  return { ok: true };
+}
+
+/** What is left of each limit that is set. */
+export function remainingBudget(limits: BudgetLimits, usage: BudgetUsage): BudgetRemaining {
+  assertLimits(limits);
+  const remaining: { -readonly [K in keyof BudgetLimits]?: number } = {};
+  for (const [key, , read] of LIMIT_ORDER) {
+    const max = limits[key];
+    if (max !== undefined) remaining[key] = Math.max(0, max - (read(usage) || 0));
+  }
+  return remaining;
+}
+
+/**
+ * A new total with one step added: `steps` plus one and each counter of
+ * `step` added. Throws a `TypeError` for a negative or non-finite amount.
+ */
+export function addUsage(total: BudgetUsage, step: StepUsage = {}): BudgetUsage {
+  return {
+    steps: total.steps + 1,
+    wallClockMs: total.wallClockMs + amount('wallClockMs', step.wallClockMs),
+    inputTokens: total.inputTokens + amount('inputTokens', step.inputTokens),
+    outputTokens: total.outputTokens + amount('outputTokens', step.outputTokens),
+    cost: total.cost + amount('cost', step.cost),
+    toolErrors: total.toolErrors + amount('toolErrors', step.toolErrors),
+  };
+}
+
+function amount(field: string, value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(`step usage ${field} must be a non-negative finite number, got ${String(value)}`);
+  }
+  return value;
+}
+
+function assertLimits(limits: BudgetLimits): void {
+  if (typeof limits !== 'object' || limits === null) throw new TypeError('limits must be an object');
+  for (const [key] of LIMIT_ORDER) {
+    const value = limits[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+      throw new TypeError(`limits.${key} must be a non-negative number, got ${String(value)}`);
+    }
+  }
+}

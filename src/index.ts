@@ -1,0 +1,45 @@
+export {
+  MIN_CRITERION_PROBABILITY,
+  MID_BAND_LOW,
+  MAX_AGENT_STEPS,
+  STALL_ROUNDS,
+  DEFAULT_POLICY,
+  createStopPolicy,
+  assertStopPolicy,
+} from './core/stop-policy.js';
+export type { StopPolicy } from './core/stop-policy.js';
+export { noTestsRan, testsFailed, assertTestEvidence } from './core/test-evidence.js';
+export type { TestEvidence, TestFailure } from './core/test-evidence.js';
+export { minCriterionProbability, lowestCriterion, assertProbability } from './core/criterion-probabilities.js';
+export type { CriterionProbabilities, LowestCriterion } from './core/criterion-probabilities.js';
+export { combineDoneSignal } from './core/combine-done-signal.js';
+export type { DoneSignal } from './core/combine-done-signal.js';
+export { decideFromEvidence, decideCompletionAction } from './core/decide-completion-action.js';
+export { describeAction } from './core/describe-action.js';
+export type {
+  CompletionAction,
+  CompletionActionKind,
+  CompletionReason,
+  EvidenceAction,
+  StopDoneAction,
+  RetryAction,
+  HandoffHumanAction,
+  HardCapValues,
+  StalledValues,
+  NoTestsValues,
+  JudgedValues,
+  FailedTestsValues,
+} from './core/completion-action.js';
+export { initialLoopState, advanceLoopState } from './core/agent-loop-state.js';
+export type { AgentLoopState } from './core/agent-loop-state.js';
+export { fingerprintProgress, FINGERPRINT_LENGTH } from './core/fingerprint.js';
+export { isStalled, appendFingerprint } from './core/stall.js';
+export { checkBudget, remainingBudget, addUsage, emptyUsage } from './core/budget.js';
+export type {
+  BudgetLimits,
+  BudgetUsage,
+  StepUsage,
+  BudgetLimitKind,
+  BudgetCheck,
+  BudgetRemaining,
+} from './core/budget.js';

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_POLICY,
+  MAX_AGENT_STEPS,
+  MID_BAND_LOW,
+  MIN_CRITERION_PROBABILITY,
+  STALL_ROUNDS,
+  createStopPolicy,
+  type StopPolicy,
+} from '../../src/core/stop-policy.js';
+
+describe('constants', () => {
+  it('have the documented defaults', () => {
+    expect([MIN_CRITERION_PROBABILITY, MID_BAND_LOW, MAX_AGENT_STEPS, STALL_ROUNDS]).toEqual([0.7, 0.4, 20, 3]);
+    expect(DEFAULT_POLICY).toEqual({ doneThreshold: 0.7, midBandLow: 0.4, maxSteps: 20, stallRounds: 3 });
+    expect(Object.isFrozen(DEFAULT_POLICY)).toBe(true);
+  });
+});
+
+describe('createStopPolicy', () => {
+  it('fills missing fields from the defaults', () => {
+    expect(createStopPolicy({ maxSteps: 30 })).toEqual({ ...DEFAULT_POLICY, maxSteps: 30 });
+    expect(createStopPolicy()).toEqual(DEFAULT_POLICY);
+  });
+
+  it('accepts the boundaries of each field', () => {
+    expect(createStopPolicy({ doneThreshold: 1, midBandLow: 1 })).toMatchObject({ doneThreshold: 1, midBandLow: 1 });
+    expect(createStopPolicy({ doneThreshold: 0, midBandLow: 0 })).toMatchObject({ doneThreshold: 0, midBandLow: 0 });
+    expect(createStopPolicy({ maxSteps: 1, stallRounds: 1 })).toMatchObject({ maxSteps: 1, stallRounds: 1 });
+  });
+
+  const bad: readonly (readonly [Partial<StopPolicy> | Record<string, unknown>, RegExp])[] = [
+    [{ doneThreshold: 1.2 }, /policy\.doneThreshold must be a number in \[0, 1\], got 1\.2/],
+    [{ doneThreshold: -0.1 }, /policy\.doneThreshold/],
+    [{ doneThreshold: Number.NaN }, /policy\.doneThreshold.*NaN/],
+    [{ midBandLow: 2 }, /policy\.midBandLow/],
+    [{ midBandLow: 0.8 }, /policy\.midBandLow \(0\.8\) must not be above policy\.doneThreshold \(0\.7\)/],
+    [{ maxSteps: 0 }, /policy\.maxSteps must be a positive integer, got 0/],
+    [{ maxSteps: 2.5 }, /policy\.maxSteps/],
+    [{ stallRounds: -1 }, /policy\.stallRounds/],
+    [{ maxSteps: '20' as unknown as number }, /policy\.maxSteps/],
+    [{ doneTreshold: 0.8 }, /unknown policy field "doneTreshold"/],
+  ];
+  it.each(bad)('rejects %j with a TypeError naming the field', (overrides, message) => {
+    expect(() => createStopPolicy(overrides as Partial<StopPolicy>)).toThrow(TypeError);
+    expect(() => createStopPolicy(overrides as Partial<StopPolicy>)).toThrow(message);
+  });
+
+  it('returns plain JSON data', () => {
+    const policy = createStopPolicy({ doneThreshold: 0.8 });
+    expect(JSON.parse(JSON.stringify(policy))).toEqual(policy);
+  });
+});

@@ -43,3 +43,20 @@ export type {
   BudgetCheck,
   BudgetRemaining,
 } from './core/budget.js';
+export { booleanQuestion, doneCriteria } from './judge/boolean-question.js';
+export type {
+  BooleanCriteria,
+  BooleanQuestion,
+  EvaluationQuestions,
+  EvaluationRequest,
+  EvaluateOptions,
+  EvaluationUsage,
+  EvaluationResult,
+  EvaluationClient,
+} from './judge/evaluation-client.js';
+export { EvaluationError, isEvaluationError } from './judge/evaluation-error.js';
+export type { EvaluationErrorKind, EvaluationErrorOptions } from './judge/evaluation-error.js';
+export { parseRunTrace, formatRunTraceError } from './replay/run-trace.js';
+export type { RunTrace, RunTraceHeader, RunTraceStep, RunTraceError, RunTraceResult } from './replay/run-trace.js';
+export { replayRun, summarizeReplays } from './replay/replay-run.js';
+export type { ReplayResult, ReplayedStep, ReplaySummary } from './replay/replay-run.js';

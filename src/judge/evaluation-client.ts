@@ -1,0 +1,47 @@
+/** What a yes/no question says when true and when false (strings, objects, arrays or null). */
+export interface BooleanCriteria {
+  readonly true?: unknown;
+  readonly false?: unknown;
+}
+
+/** A yes/no question for a decision model; answered with P(true). Plain data. */
+export interface BooleanQuestion {
+  readonly type: 'boolean';
+  readonly instructions: string;
+  readonly criteria?: BooleanCriteria;
+}
+
+/** Named questions about one state; at least one. */
+export type EvaluationQuestions = Readonly<Record<string, BooleanQuestion>>;
+
+/** One request to a decision model: one state (a string, an object or an array) and its questions. */
+export interface EvaluationRequest {
+  readonly state: unknown;
+  readonly questions: EvaluationQuestions;
+}
+
+/** Per-call options. */
+export interface EvaluateOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** Tokens a decision model reported for one request. */
+export interface EvaluationUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}
+
+/** A decision model's answers: P(true) per asked question, and the model that answered. */
+export interface EvaluationResult {
+  readonly answers: Readonly<Record<string, { readonly probability: number }>>;
+  readonly model: string;
+  readonly usage?: EvaluationUsage;
+}
+
+/**
+ * A decision model client. Structural: any object with this `evaluate` method
+ * fits, including a client of the System One TypeScript SDK.
+ */
+export interface EvaluationClient {
+  evaluate(request: EvaluationRequest, options?: EvaluateOptions): Promise<EvaluationResult>;
+}

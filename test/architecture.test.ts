@@ -23,9 +23,4 @@ describe('architecture', () => {
       }
     }
   });
-
-  it('ships no runtime dependency', () => {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
-  });
 });

@@ -14,11 +14,8 @@ export const FINGERPRINT_LENGTH = 32;
  * detects repetition, it is not a cryptographic commitment.
  */
 export function fingerprintProgress(tests: TestEvidence, output: string): string {
-  const failed = [...tests.failed].sort();
-  const hash = new Murmur128();
-  hash.update(`stopwise.fp.1\npassed=${tests.passed ? 1 : 0}\nran=${tests.ran}\nfailed=${failed.length}\n`);
-  for (const name of failed) hash.update(`${name.length}:${name}\n`);
-  hash.update(`output=${output.length}:`);
-  hash.update(output);
-  return hash.digest();
+  let head = `stopwise.fp.1\npassed=${tests.passed ? 1 : 0}\nran=${tests.ran}\nfailed=${tests.failed.length}\n`;
+  const failed = tests.failed.length > 1 ? [...tests.failed].sort() : tests.failed;
+  for (const name of failed) head += `${name.length}:${name}\n`;
+  return new Murmur128().update(`${head}output=${output.length}:`).update(output).digest();
 }

@@ -15,6 +15,8 @@ const encoder = new TextEncoder();
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 let scratch: Uint8Array | undefined;
 let scratchWords: Uint32Array | undefined;
+// Views of the scratch buffer starting at each possible carried-tail length.
+let scratchFrom: Uint8Array[] = [];
 
 function rotl(x: number, r: number): number {
   return (x << r) | (x >>> (32 - r));
@@ -50,6 +52,8 @@ export class Murmur128 {
     if (scratch === undefined) {
       scratch = new Uint8Array(BUFFER_BYTES);
       scratchWords = new Uint32Array(scratch.buffer);
+      const whole = scratch;
+      scratchFrom = Array.from({ length: 16 }, (_, offset) => whole.subarray(offset));
     }
     const buffer = scratch;
     let start = 0;
@@ -60,13 +64,15 @@ export class Murmur128 {
         const code = text.charCodeAt(end - 1);
         if (code >= 0xd800 && code <= 0xdbff) end -= 1;
       }
-      buffer.set(this.#carry.subarray(0, this.#carried), 0);
-      const { written } = encoder.encodeInto(end - start === text.length ? text : text.slice(start, end), buffer.subarray(this.#carried));
+      const carry = this.#carry;
+      for (let i = 0; i < this.#carried; i++) buffer[i] = carry[i] as number;
+      const chunk = end - start === text.length ? text : text.slice(start, end);
+      const { written } = encoder.encodeInto(chunk, scratchFrom[this.#carried] as Uint8Array);
       const total = this.#carried + written;
       const blocks = total >>> 4;
       this.#blocks(buffer, blocks);
       this.#carried = total & 15;
-      this.#carry.set(buffer.subarray(blocks << 4, total), 0);
+      for (let i = 0, from = blocks << 4; i < this.#carried; i++) carry[i] = buffer[from + i] as number;
       this.#length += written;
       start = end;
     }

@@ -10,6 +10,14 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: 'replay recorded agent runs through a stop policy',
     load: async () => (await import('./replay-command.js')).replayCommand,
   },
+  hook: {
+    summary: 'the stop hook for Claude Code, Codex or Cursor (reads the host JSON on stdin)',
+    load: async () => (await import('./hook-command.js')).hookCommand,
+  },
+  init: {
+    summary: 'set up the stop hook and a starter stopwise.config.json in a project',
+    load: async () => (await import('./init-command.js')).initCommand,
+  },
 };
 
 function usage(): string {

@@ -34,7 +34,10 @@ const MAX_MESSAGE_LENGTH = 300;
 export function blockReasonFromCompletion(result: UnmetCompletion): string {
   switch (result.reason) {
     case 'no_tests_ran':
-      return 'No tests ran, run the suite: there is no test result for this turn. Run the project tests and make them pass before you stop.';
+      return withDetails(
+        'No tests ran, run the suite: there is no test result for this turn. Run the project tests and make them pass before you stop.',
+        result.failures,
+      );
     case 'tests_failed':
       return failedTestsReason(result.failed ?? [], result.failures);
     case 'criteria_below_threshold':
@@ -66,6 +69,10 @@ function failedTestsReason(failed: readonly string[], failures: readonly TestFai
     failed.length === 0
       ? 'The test run failed outside any single test (a crash, a compile error or a failing command). Fix it and run the tests again before you stop.'
       : `${describeFailedTests(failed)}. Fix ${failed.length === 1 ? 'it' : 'them'} and run the tests again before you stop.`;
+  return withDetails(head, failures);
+}
+
+function withDetails(head: string, failures: readonly TestFailure[] | undefined): string {
   const details = (failures ?? [])
     .filter((failure) => failure.message.trim() !== '')
     .slice(0, MAX_NAMES)

@@ -118,7 +118,12 @@ export function decideStopHook(
         systemMessage: 'stopwise: still no tests ran after the agent was asked to run the suite; it was let stop so that it does not loop. A person should look.',
       };
     }
-    return { decision: 'block', reason: blockReasonFromCompletion({ done: false, reason: 'no_tests_ran' }) };
+    const reason = blockReasonFromCompletion({
+      done: false,
+      reason: 'no_tests_ran',
+      ...(tests.failures === undefined ? {} : { failures: tests.failures }),
+    });
+    return { decision: 'block', reason };
   }
 
   if (reEntered) return undefined;

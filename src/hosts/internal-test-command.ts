@@ -63,7 +63,8 @@ function runTestCommand(tests: TestCommandConfig, cwd: string, env: NodeJS.Proce
         return;
       }
       const exit = signal === null ? `exited with code ${code}` : `was killed by ${signal}`;
-      const problem = counted.problem ?? (code === 0 ? undefined : `the test command ${exit} outside any failed test${lastLines(tail)}`);
+      const problem =
+        counted.problem ?? (code === 0 || counted.failed.length > 0 ? undefined : `the test command ${exit} outside any failed test${lastLines(tail)}`);
       const evidence: TestEvidence = {
         passed: counted.ran > 0 && counted.failed.length === 0 && problem === undefined,
         failed: counted.failed,

@@ -1,6 +1,6 @@
-import { HOOK_HOSTS, isHookHost } from '../hosts/hook-host.js';
 import { runStopHook } from '../hosts/run-stop-hook.js';
-import { CliUsageError, type CliIo } from './cli-io.js';
+import type { CliIo } from './cli-io.js';
+import { hostArgument } from './host-argument.js';
 
 const HELP = `usage: stopwise hook <claude-code|codex|cursor>
 
@@ -18,14 +18,11 @@ export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
 /** `stopwise hook <host>`: the stop hook for Claude Code, Codex or Cursor. */
 export async function hookCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const [host, ...rest] = argv;
-  if (host === '--help' || host === '-h') {
+  if (argv.includes('--help') || argv.includes('-h')) {
     io.stdout(`${HELP}\n`);
     return 0;
   }
-  if (host === undefined) throw new CliUsageError(`name the host\n\n${HELP}`);
-  if (!isHookHost(host)) throw new CliUsageError(`unknown host "${host}"; expected one of ${HOOK_HOSTS.join(', ')}\n\n${HELP}`);
-  if (rest.length > 0) throw new CliUsageError(`unexpected argument "${rest[0]}"\n\n${HELP}`);
+  const host = hostArgument(argv, HELP);
 
   const stdin = await readStdin(MAX_STDIN_BYTES);
   if (stdin === undefined) {

@@ -3,10 +3,11 @@ import { createInterface } from 'node:readline/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { detectTestCommand, type DetectedTestCommand } from '../hosts/detect-test-command.js';
-import { HOOK_HOSTS, isHookHost, type HookHost } from '../hosts/hook-host.js';
+import type { HookHost } from '../hosts/hook-host.js';
 import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../hosts/install-stop-hook.js';
 import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, parseStopwiseConfig } from '../hosts/stopwise-config.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
+import { hostArgument } from './host-argument.js';
 
 const HELP = `usage: stopwise init <claude-code|codex|cursor> [--test-command "COMMAND"]
 
@@ -41,10 +42,7 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stdout(`${HELP}\n`);
     return 0;
   }
-  const [host, ...extra] = parsed.positionals;
-  if (host === undefined) throw new CliUsageError(`name the host\n\n${HELP}`);
-  if (!isHookHost(host)) throw new CliUsageError(`unknown host "${host}"; expected one of ${HOOK_HOSTS.join(', ')}\n\n${HELP}`);
-  if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"\n\n${HELP}`);
+  const host = hostArgument(parsed.positionals, HELP);
   const given = parsed.values['test-command'];
   if (given !== undefined && given.trim() === '') throw new CliUsageError('--test-command must not be empty');
 

@@ -81,6 +81,7 @@ export {
 } from './loop/finish-tool.js';
 export { parseFinishSignal } from './loop/parse-finish-signal.js';
 export type { FinishSignalResult, FinishSignalError } from './loop/parse-finish-signal.js';
+export type { FinishToolInputSchema } from './loop/finish-tool.js';
 export { runAgentLoop, DEFAULT_HUMAN_TIMEOUT_MS } from './loop/run-agent-loop.js';
 export type {
   RunAgentLoopOptions,

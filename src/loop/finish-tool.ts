@@ -1,7 +1,22 @@
 import * as z from 'zod/mini';
-import { FINISH_KINDS } from '../core/finish-signal.js';
+import { FINISH_KINDS, type FinishKind } from '../core/finish-signal.js';
 
-const TOOL_NAME = 'finish';
+/**
+ * The JSON Schema of the `finish` tool's input. A type alias, not an
+ * interface, and arrays typed mutable, so that provider SDK types accept it;
+ * the value is frozen at run time.
+ */
+export type FinishToolInputSchema = {
+  readonly type: 'object';
+  readonly properties: {
+    readonly kind: { readonly type: 'string'; readonly enum: FinishKind[]; readonly description: string };
+    readonly note: { readonly type: 'string'; readonly description: string };
+  };
+  readonly required: ('kind' | 'note')[];
+  readonly additionalProperties: false;
+};
+
+const TOOL_NAME = 'finish' as const;
 const TOOL_DESCRIPTION =
   'Call this once, and only when you stop working. kind "done": the task is complete (a claim that will be checked; ' +
   'unmet criteria come back to you). kind "give_up": the task cannot be done; note says what you tried and what blocked you. ' +
@@ -13,7 +28,7 @@ const NOTE_DESCRIPTION = 'done: a summary of the result; give_up: what was tried
  * JSON Schema of the `finish` tool's input: `{ kind, note }`, both required,
  * no other property. Usable in strict tool modes.
  */
-export const finishToolInputSchema = deepFreeze({
+export const finishToolInputSchema: FinishToolInputSchema = deepFreeze({
   type: 'object',
   properties: {
     kind: { type: 'string', enum: [...FINISH_KINDS], description: KIND_DESCRIPTION },
@@ -21,19 +36,19 @@ export const finishToolInputSchema = deepFreeze({
   },
   required: ['kind', 'note'],
   additionalProperties: false,
-} as const);
+});
 
 /**
  * The `finish` tool for the Anthropic Messages API (`tools: [anthropicFinishTool]`), with `strict: true`.
  *
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use
  */
-export const anthropicFinishTool = deepFreeze({
-  name: TOOL_NAME,
-  description: TOOL_DESCRIPTION,
-  input_schema: finishToolInputSchema,
-  strict: true,
-} as const);
+export const anthropicFinishTool: {
+  readonly name: 'finish';
+  readonly description: string;
+  readonly input_schema: FinishToolInputSchema;
+  readonly strict: true;
+} = deepFreeze({ name: TOOL_NAME, description: TOOL_DESCRIPTION, input_schema: finishToolInputSchema, strict: true });
 
 /**
  * The `finish` function tool for OpenAI Chat Completions (`tools: [openAIFinishTool]`), strict.
@@ -41,23 +56,31 @@ export const anthropicFinishTool = deepFreeze({
  *
  * @see https://platform.openai.com/docs/guides/function-calling
  */
-export const openAIFinishTool = deepFreeze({
+export const openAIFinishTool: {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: 'finish';
+    readonly description: string;
+    readonly parameters: FinishToolInputSchema;
+    readonly strict: true;
+  };
+} = deepFreeze({
   type: 'function',
   function: { name: TOOL_NAME, description: TOOL_DESCRIPTION, parameters: finishToolInputSchema, strict: true },
-} as const);
+});
 
 /**
  * The `finish` function tool for the OpenAI Responses API (`tools: [openAIResponsesFinishTool]`), strict.
  *
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
-export const openAIResponsesFinishTool = deepFreeze({
-  type: 'function',
-  name: TOOL_NAME,
-  description: TOOL_DESCRIPTION,
-  parameters: finishToolInputSchema,
-  strict: true,
-} as const);
+export const openAIResponsesFinishTool: {
+  readonly type: 'function';
+  readonly name: 'finish';
+  readonly description: string;
+  readonly parameters: FinishToolInputSchema;
+  readonly strict: true;
+} = deepFreeze({ type: 'function', name: TOOL_NAME, description: TOOL_DESCRIPTION, parameters: finishToolInputSchema, strict: true });
 
 /**
  * The `finish` tool's input as a zod schema, for AI SDK tools and anything
@@ -75,7 +98,7 @@ export const finishToolZodSchema = z.strictObject({
 export const aiSdkFinishTool = Object.freeze({ description: TOOL_DESCRIPTION, inputSchema: finishToolZodSchema });
 
 /** The name every ready-made finish tool uses. */
-export const FINISH_TOOL_NAME = TOOL_NAME;
+export const FINISH_TOOL_NAME: 'finish' = TOOL_NAME;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {

@@ -9,15 +9,17 @@ export interface AiSdkFinishRaw {
 
 /** The part of an AI SDK step result the mapper reads; `StepResult` and `generateText`'s result fit. */
 export interface AiSdkStepLike {
-  readonly finishReason?: string | null;
+  readonly finishReason?: string | null | undefined;
   readonly rawFinishReason?: string | null | undefined;
-  readonly toolCalls?: readonly {
-    readonly toolName: string;
-    readonly input: unknown;
-    readonly toolCallId?: string;
-    readonly invalid?: boolean;
-    readonly error?: unknown;
-  }[];
+  readonly toolCalls?:
+    | readonly {
+        readonly toolName: string;
+        readonly input: unknown;
+        readonly toolCallId?: string | undefined;
+        readonly invalid?: boolean | undefined;
+        readonly error?: unknown;
+      }[]
+    | undefined;
 }
 
 /**

@@ -4,13 +4,17 @@ import { ProviderStopError, STOPPED_WITHOUT_FINISH, blockedStep, toolCallStep } 
 /** The part of an Anthropic `Message` the mapper reads; the SDK's `Message` fits. */
 export interface AnthropicMessageLike {
   readonly stop_reason: string | null;
-  readonly stop_sequence?: string | null;
-  readonly content: readonly { readonly type: string; readonly id?: string; readonly name?: string; readonly input?: unknown }[];
-  readonly stop_details?: {
+  readonly stop_sequence?: string | null | undefined;
+  readonly content: readonly {
     readonly type: string;
-    readonly category?: string | null;
-    readonly explanation?: string | null;
-  } | null;
+    readonly id?: string | undefined;
+    readonly name?: string | undefined;
+    readonly input?: unknown;
+  }[];
+  readonly stop_details?:
+    | { readonly type: string; readonly category?: string | null | undefined; readonly explanation?: string | null | undefined }
+    | null
+    | undefined;
 }
 
 /**

@@ -3,10 +3,20 @@ import { STOPPED_WITHOUT_FINISH, blockedStep, failedStep, toolCallStep } from '.
 
 /** The part of a Gemini candidate the mapper reads; the `@google/genai` `Candidate` fits. */
 export interface GeminiCandidateLike {
-  readonly finishReason?: string | null;
-  readonly content?: {
-    readonly parts?: readonly { readonly functionCall?: { readonly id?: string; readonly name?: string; readonly args?: unknown } }[];
-  } | null;
+  readonly finishReason?: string | null | undefined;
+  readonly content?:
+    | {
+        readonly parts?:
+          | readonly {
+              readonly text?: string | undefined;
+              readonly functionCall?:
+                | { readonly id?: string | undefined; readonly name?: string | undefined; readonly args?: unknown }
+                | undefined;
+            }[]
+          | undefined;
+      }
+    | null
+    | undefined;
 }
 
 /**

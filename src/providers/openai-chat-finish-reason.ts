@@ -3,19 +3,22 @@ import { STOPPED_WITHOUT_FINISH, blockedStep, failedStep, parseToolArguments, to
 
 /** One tool call of a chat completion message: a function call, or a custom tool call. */
 export interface OpenAIChatToolCallLike {
-  readonly type?: string;
-  readonly id?: string;
-  readonly function?: { readonly name: string; readonly arguments: string };
-  readonly custom?: { readonly name: string; readonly input: string };
+  readonly type?: string | undefined;
+  readonly id?: string | undefined;
+  readonly function?: { readonly name: string; readonly arguments: unknown } | undefined;
+  readonly custom?: { readonly name: string; readonly input: unknown } | undefined;
 }
 
 /** The part of an OpenAI chat completion choice the mapper reads; the SDK's `ChatCompletion.Choice` fits. */
 export interface OpenAIChatChoiceLike {
   readonly finish_reason: string | null;
-  readonly message?: {
-    readonly tool_calls?: readonly OpenAIChatToolCallLike[] | null;
-    readonly function_call?: { readonly name: string; readonly arguments: string } | null;
-  } | null;
+  readonly message?:
+    | {
+        readonly tool_calls?: readonly OpenAIChatToolCallLike[] | null | undefined;
+        readonly function_call?: { readonly name: string; readonly arguments: unknown } | null | undefined;
+      }
+    | null
+    | undefined;
 }
 
 /**
@@ -65,7 +68,7 @@ function oneToolCall(calls: readonly OpenAIChatToolCallLike[], raw: string): Pro
   return failedStep(`tool call of unknown type ${JSON.stringify(call.type)}`, raw);
 }
 
-function argumentsStep(name: string, text: string, id: string | undefined, raw: string): ProviderStep<string | null> {
+function argumentsStep(name: string, text: unknown, id: string | undefined, raw: string): ProviderStep<string | null> {
   const parsed = parseToolArguments(text);
   if (!parsed.ok) return failedStep(`${name}: ${parsed.error}`, raw);
   return toolCallStep(name, parsed.args, id, raw);

@@ -9,16 +9,18 @@ export interface OpenAIResponseRaw {
 
 /** The part of an OpenAI Responses API result the mapper reads; the SDK's `Response` fits. */
 export interface OpenAIResponseLike {
-  readonly status?: string | null;
-  readonly incomplete_details?: { readonly reason?: string | null } | null;
-  readonly error?: { readonly code?: string | null; readonly message?: string | null } | null;
-  readonly output?: readonly {
-    readonly type: string;
-    readonly name?: string;
-    readonly arguments?: string;
-    readonly input?: string;
-    readonly call_id?: string;
-  }[];
+  readonly status?: string | null | undefined;
+  readonly incomplete_details?: { readonly reason?: string | null | undefined } | null | undefined;
+  readonly error?: { readonly code?: string | null | undefined; readonly message?: string | null | undefined } | null | undefined;
+  readonly output?:
+    | readonly {
+        readonly type: string;
+        readonly name?: unknown;
+        readonly arguments?: unknown;
+        readonly input?: unknown;
+        readonly call_id?: unknown;
+      }[]
+    | undefined;
 }
 
 const CALL_TYPES: ReadonlySet<string> = new Set(['function_call', 'custom_tool_call']);
@@ -74,8 +76,9 @@ function completedStep(response: OpenAIResponseLike, raw: OpenAIResponseRaw): Pr
     return failedStep(`completed with ${calls.length} tool calls; expected exactly one (send parallel_tool_calls: false)`, raw);
   }
   const name = String(call.name);
-  if (call.type === 'custom_tool_call' && name !== 'finish') return toolCallStep(name, call.input, call.call_id, raw);
+  const id = typeof call.call_id === 'string' ? call.call_id : undefined;
+  if (call.type === 'custom_tool_call' && name !== 'finish') return toolCallStep(name, call.input, id, raw);
   const parsed = parseToolArguments(call.type === 'custom_tool_call' ? call.input : call.arguments);
   if (!parsed.ok) return failedStep(`${name}: ${parsed.error}`, raw);
-  return toolCallStep(name, parsed.args, call.call_id, raw);
+  return toolCallStep(name, parsed.args, id, raw);
 }

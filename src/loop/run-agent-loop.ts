@@ -228,6 +228,7 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOu
           }
           case 'blocked':
             finishRecord();
+            usage = withClock();
             return { ...base(), exit: 'gave_up', note: stop.reason };
           case 'out_of_budget':
             finishRecord();

@@ -4,11 +4,12 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     cli: 'src/cli/main.ts',
+    calibrate: 'src/calibrate/index.ts',
   },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', calibrate: 'src/calibrate/index.ts' } },
   splitting: true,
   sourcemap: false,
   clean: true,

@@ -264,19 +264,32 @@ function estimateCasesNeeded(
 }
 
 /**
- * The smallest n above `from` at which ⌈rate·n⌉ losses out of n would pass the
- * test (a linear scan: the count is not monotone in n because losses are whole).
+ * About the smallest n above `from` at which ⌈rate·n⌉ losses out of n would
+ * pass the test: doubling, then bisection (whole losses make the p-value a
+ * saw-tooth in n, so this is an estimate, rounded towards more cases).
  */
 function smallestCertifyingCount(rate: number, from: number, settings: Settings): number {
-  for (let n = Math.max(1, from + 1); n <= 10_000_000; n++) {
+  const passes = (n: number): boolean => {
     const losses = Math.ceil(rate * n - 1e-9);
     const p =
       settings.method === 'exact'
         ? binomialTailPValue(losses, n, settings.alpha)
         : hoeffdingBentkusPValue(losses / n, n, settings.alpha);
-    if (p <= settings.delta) return n;
+    return p <= settings.delta;
+  };
+  let low = Math.max(0, from);
+  let high = Math.max(1, 2 * low);
+  while (!passes(high)) {
+    low = high;
+    high *= 2;
+    if (high > 1e9) return Number.POSITIVE_INFINITY;
   }
-  return Number.POSITIVE_INFINITY;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (passes(middle)) high = middle;
+    else low = middle;
+  }
+  return high;
 }
 
 function describeGuarantee(policy: StopPolicy, midBand: MidBandCertificate, n: number, settings: Settings): string {

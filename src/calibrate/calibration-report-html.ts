@@ -26,7 +26,8 @@ interface Marker {
 
 const WIDTH = 460;
 const HEIGHT = 320;
-const PAD = { left: 52, right: 16, top: 28, bottom: 44 };
+const PAD = { left: 52, right: 16, top: 58, bottom: 44 };
+const LEGEND_WIDTH = 210;
 
 /**
  * Renders a calibration as one self-contained HTML page: inline SVG charts
@@ -61,7 +62,7 @@ export function renderCalibrationReport(input: CalibrationReportInput): string {
     ...falseDoneSeries.flatMap((series) => series.points.map(([, y]) => y ?? 0)),
   );
   const coverageSeries: Series[] = [
-    { name: 'coverage (not handed off), calibration', color: '#2471a3', points: curves.calibration.map((p) => [p.threshold, p.coverage]) },
+    { name: 'coverage, calibration', color: '#2471a3', points: curves.calibration.map((p) => [p.threshold, p.coverage]) },
     { name: 'stopped as done, calibration', color: '#17a589', points: curves.calibration.map((p) => [p.threshold, p.doneShare]) },
     ...(curves.holdout === null
       ? []
@@ -112,7 +113,7 @@ ${result.warnings.length === 0 ? '' : `<ul class="warnings">${result.warnings.ma
 <div class="charts">
 <figure>${reliabilityDiagram(input.bins, markers)}<figcaption>Reliability: share labelled done against the mean score (lowest criterion probability) per bin, all cases; dot area grows with the number of cases. Brier ${fmt(input.brier)}, ECE ${fmt(input.ece)}.</figcaption></figure>
 <figure>${lineChart({ id: 'false-done-chart', title: `${riskName} against the done threshold`, yLabel: 'rate', yMax: Math.min(1, maxRate * 1.1), series: falseDoneSeries, markers, horizontal: { y: result.settings.alpha, label: `alpha ${formatPercent(result.settings.alpha)}` } })}<figcaption>The certified threshold is the lowest one the fixed-sequence test passed, walking down from ${fmt(result.settings.grid[0] ?? NaN)}.</figcaption></figure>
-<figure>${lineChart({ id: 'coverage-chart', title: 'coverage and done share against the done threshold', yLabel: 'share of cases', yMax: 1, series: coverageSeries, markers })}<figcaption>Coverage is the share of cases not handed to a person${policy === null ? '' : `, with the mid-band low bound at ${fmt(policy.midBandLow)}`}.</figcaption></figure>
+<figure>${lineChart({ id: 'coverage-chart', title: 'coverage and done share against the done threshold', yLabel: 'share of cases', yMax: 1, series: coverageSeries, markers, legendAt: 'bottom-left' })}<figcaption>Coverage is the share of cases not handed to a person${policy === null ? '' : `, with the mid-band low bound at ${fmt(policy.midBandLow)}`}.</figcaption></figure>
 </div>
 <h2>Figures</h2>
 ${figuresTable(result)}
@@ -154,6 +155,7 @@ function lineChart(options: {
   series: readonly Series[];
   markers: readonly Marker[];
   horizontal?: { y: number; label: string };
+  legendAt?: 'top-right' | 'bottom-left';
 }): string {
   const yMax = options.yMax > 0 ? options.yMax : 1;
   const sx = scale(0, 1, PAD.left, WIDTH - PAD.right);
@@ -175,12 +177,15 @@ function lineChart(options: {
         : `<path class="series" d="${d.trim()}" fill="none" stroke="${series.color}" stroke-width="2"${series.dashed === true ? ' stroke-dasharray="6 4"' : ''}><title>${escapeHtml(series.name)}</title></path>`;
     })
     .join('\n');
-  const legend = options.series
+  const legendHeight = options.series.length * 14 + 4;
+  const legendLeft = options.legendAt === 'bottom-left' ? PAD.left + 8 : WIDTH - PAD.right - LEGEND_WIDTH;
+  const legendTop = options.legendAt === 'bottom-left' ? HEIGHT - PAD.bottom - legendHeight - 6 : PAD.top + 2;
+  const legend = `<rect x="${legendLeft - 4}" y="${legendTop}" width="${LEGEND_WIDTH}" height="${legendHeight}" fill="#fff" fill-opacity="0.85"/>${options.series
     .map(
       (series, i) =>
-        `<g transform="translate(${PAD.left + 8},${PAD.top + 6 + i * 14})"><line x1="0" y1="0" x2="18" y2="0" stroke="${series.color}" stroke-width="2"${series.dashed === true ? ' stroke-dasharray="6 4"' : ''}/><text x="24" y="4">${escapeHtml(series.name)}</text></g>`,
+        `<g transform="translate(${legendLeft},${legendTop + 8 + i * 14})"><line x1="0" y1="0" x2="18" y2="0" stroke="${series.color}" stroke-width="2"${series.dashed === true ? ' stroke-dasharray="6 4"' : ''}/><text x="24" y="4">${escapeHtml(series.name)}</text></g>`,
     )
-    .join('');
+    .join('')}`;
   const horizontal =
     options.horizontal === undefined
       ? ''
@@ -211,7 +216,7 @@ function markerLines(markers: readonly Marker[], sx: (v: number) => number, bott
   return markers
     .map(
       (marker, i) =>
-        `<g class="chosen-threshold"><line x1="${sx(marker.x).toFixed(1)}" y1="${bottom}" x2="${sx(marker.x).toFixed(1)}" y2="${top}" stroke="#111" stroke-width="1.5" stroke-dasharray="5 3"/><text x="${(sx(marker.x) - 4).toFixed(1)}" y="${top + 12 + i * 13}" text-anchor="end">${escapeHtml(marker.label)}</text></g>`,
+        `<g class="chosen-threshold"><line x1="${sx(marker.x).toFixed(1)}" y1="${bottom}" x2="${sx(marker.x).toFixed(1)}" y2="${top - 10 - i * 13}" stroke="#111" stroke-width="1.5" stroke-dasharray="5 3"/><text x="${Math.min(sx(1) - 40, Math.max(sx(0) + 40, sx(marker.x))).toFixed(1)}" y="${top - 14 - i * 13}" text-anchor="middle">${escapeHtml(marker.label)}</text></g>`,
     )
     .join('');
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,7 +8,6 @@ import { calibrateThresholds } from '../../src/calibrate/calibrate-thresholds.js
 import { brierScore, expectedCalibrationError, reliabilityBins } from '../../src/calibrate/calibration-metrics.js';
 import { escapeHtml, renderCalibrationReport } from '../../src/calibrate/calibration-report-html.js';
 import { parseLabelledCases, type ScoredCase } from '../../src/calibrate/labelled-case.js';
-import { readFileSync } from 'node:fs';
 
 const root = join(import.meta.dirname, '..', '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -81,21 +80,22 @@ describe('renderCalibrationReport', () => {
       tab.on('request', (request) => requests.push(request.url()));
       await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
 
-      const charts = await tab.evaluate(() =>
+      // Runs in the page; written as a string because this project compiles without the DOM typings.
+      const charts = (await tab.evaluate(`
         ['reliability-diagram', 'false-done-chart', 'coverage-chart'].map((id) => {
-          const svg = document.getElementById(id) as unknown as SVGSVGElement | null;
-          const box = svg?.getBoundingClientRect();
-          const paths = [...(svg?.querySelectorAll('path.series, path') ?? [])].map((path) => (path as SVGPathElement).getTotalLength());
+          const svg = document.getElementById(id);
+          const box = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };
+          const lengths = svg ? [...svg.querySelectorAll('path')].map((path) => path.getTotalLength()) : [];
           return {
             id,
-            width: box?.width ?? 0,
-            height: box?.height ?? 0,
-            dots: svg?.querySelectorAll('circle.bin').length ?? 0,
-            longestPath: Math.max(0, ...paths),
-            markers: [...(svg?.querySelectorAll('.chosen-threshold text') ?? [])].map((text) => text.textContent),
+            width: box.width,
+            height: box.height,
+            dots: svg ? svg.querySelectorAll('circle.bin').length : 0,
+            longestPath: Math.max(0, ...lengths),
+            markers: svg ? [...svg.querySelectorAll('.chosen-threshold text')].map((text) => text.textContent) : [],
           };
-        }),
-      );
+        })
+      `)) as { id: string; width: number; height: number; dots: number; longestPath: number; markers: string[] }[];
       for (const chart of charts) {
         expect(chart.width, chart.id).toBeGreaterThan(300);
         expect(chart.height, chart.id).toBeGreaterThan(200);

@@ -19,7 +19,8 @@ describe('seeded random', () => {
     for (let i = 0; i < 100_000; i++) {
       const value = random();
       expect(value >= 0 && value < 1).toBe(true);
-      bins[Math.floor(value * 10)]++;
+      const bin = Math.floor(value * 10);
+      bins[bin] = (bins[bin] ?? 0) + 1;
     }
     for (const count of bins) expect(Math.abs(count - 10_000)).toBeLessThan(500);
   });

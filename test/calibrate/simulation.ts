@@ -63,8 +63,8 @@ export function measureTrueRates(
     const drawn = drawCase(kind, random);
     if (drawn.tests?.passed !== true) continue;
     const bucket = Math.min(100, Math.floor((drawn.probabilities.criterion as number) * 100 + 1e-12));
-    stopped[bucket]++;
-    if (drawn.label === 'not_done') falseDones[bucket]++;
+    stopped[bucket] = (stopped[bucket] ?? 0) + 1;
+    if (drawn.label === 'not_done') falseDones[bucket] = (falseDones[bucket] ?? 0) + 1;
   }
   const joint = new Array<number>(101).fill(0);
   const conditional = new Array<number>(101).fill(0);

@@ -1,5 +1,14 @@
 import { assertProbability, type CriterionProbabilities } from '../core/criterion-probabilities.js';
 import { describeValue, type TestEvidence } from '../core/test-evidence.js';
+import {
+  formatLineError,
+  lineError,
+  LineFieldError,
+  readObject,
+  readString,
+  readStringArray,
+  type LineError,
+} from '../input/line-fields.js';
 
 /** A person's judgement of whether the agent's output really was done. */
 export type CaseLabel = 'done' | 'not_done';
@@ -28,29 +37,13 @@ export interface LabelledCase {
 /** A labelled case that carries the decision model's probabilities. */
 export type ScoredCase = LabelledCase & { readonly probabilities: CriterionProbabilities };
 
-/** Why a labelled-case file could not be read, and where. */
-export interface LabelledCaseError {
-  readonly source: string;
-  /** 1-based line number; absent when the problem is the file as a whole. */
-  readonly line?: number;
-  /** The field that was wrong, as a dotted path. */
-  readonly field?: string;
-  readonly message: string;
-}
+/** Why a labelled-case file could not be read, and where (line and field). */
+export type LabelledCaseError = LineError;
 
 /** The result of {@link parseLabelledCases}: the cases and the 1-based line each came from. */
 export type LabelledCasesResult =
   | { readonly ok: true; readonly cases: readonly LabelledCase[]; readonly lines: readonly number[] }
   | { readonly ok: false; readonly error: LabelledCaseError };
-
-class FieldError extends Error {
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Reads labelled cases from JSON Lines text, one case a line:
@@ -81,7 +74,7 @@ export function parseLabelledCases(text: string, source = '<input>'): LabelledCa
       cases.push(readCase(value));
       lines.push(line);
     } catch (error) {
-      if (error instanceof FieldError) return fail(source, line, error.field, error.message);
+      if (error instanceof LineFieldError) return fail(source, line, error.field, error.message);
       throw error;
     }
   }
@@ -91,8 +84,7 @@ export function parseLabelledCases(text: string, source = '<input>'): LabelledCa
 
 /** Formats an error as `source:line: field: message`. */
 export function formatLabelledCaseError(error: LabelledCaseError): string {
-  const where = error.line === undefined ? error.source : `${error.source}:${error.line}`;
-  return `${where}: ${error.field === undefined ? '' : `${error.field}: `}${error.message}`;
+  return formatLineError(error);
 }
 
 /** True when the case carries the decision model's probabilities. */
@@ -101,17 +93,14 @@ export function isScoredCase(labelled: LabelledCase): labelled is ScoredCase {
 }
 
 function fail(source: string, line: number | undefined, field: string | undefined, message: string): LabelledCasesResult {
-  return {
-    ok: false,
-    error: { source, ...(line === undefined ? {} : { line }), ...(field === undefined ? {} : { field }), message },
-  };
+  return { ok: false, error: lineError(source, line, field, message) };
 }
 
 function readCase(value: unknown): LabelledCase {
-  const record = asObject(value, undefined);
-  if (!('label' in record)) throw new FieldError('is missing; expected "done" or "not_done"', 'label');
+  const record = readObject(value, undefined);
+  if (!('label' in record)) throw new LineFieldError('is missing; expected "done" or "not_done"', 'label');
   if (record.label !== 'done' && record.label !== 'not_done') {
-    throw new FieldError(`must be "done" or "not_done", got ${describeValue(record.label)}`, 'label');
+    throw new LineFieldError(`must be "done" or "not_done", got ${describeValue(record.label)}`, 'label');
   }
   const out: {
     label: CaseLabel;
@@ -125,30 +114,30 @@ function readCase(value: unknown): LabelledCase {
   } = { label: record.label };
   if (record.id !== undefined) {
     if (typeof record.id === 'number' && Number.isFinite(record.id)) out.id = String(record.id);
-    else out.id = asString(record.id, 'id');
+    else out.id = readString(record.id, 'id');
   }
   if (record.taskType !== undefined) {
-    const taskType = asString(record.taskType, 'taskType');
-    if (taskType.trim() === '') throw new FieldError('must not be empty', 'taskType');
+    const taskType = readString(record.taskType, 'taskType');
+    if (taskType.trim() === '') throw new LineFieldError('must not be empty', 'taskType');
     out.taskType = taskType;
   }
   if (record.tests !== undefined) out.tests = readTests(record.tests);
-  if (record.task !== undefined) out.task = asString(record.task, 'task');
-  if (record.output !== undefined) out.output = asString(record.output, 'output');
-  if (record.acceptance !== undefined) out.acceptance = asStringArray(record.acceptance, 'acceptance');
+  if (record.task !== undefined) out.task = readString(record.task, 'task');
+  if (record.output !== undefined) out.output = readString(record.output, 'output');
+  if (record.acceptance !== undefined) out.acceptance = readStringArray(record.acceptance, 'acceptance');
   if (record.probabilities !== undefined) {
     const probabilities: Record<string, number> = {};
-    for (const [name, probability] of Object.entries(asObject(record.probabilities, 'probabilities'))) {
+    for (const [name, probability] of Object.entries(readObject(record.probabilities, 'probabilities'))) {
       try {
         assertProbability(name, probability);
       } catch (error) {
-        throw new FieldError((error as Error).message, `probabilities.${name}`);
+        throw new LineFieldError((error as Error).message, `probabilities.${name}`);
       }
       probabilities[name] = probability;
     }
     out.probabilities = probabilities;
   } else if (out.task === undefined || out.output === undefined) {
-    throw new FieldError(
+    throw new LineFieldError(
       'is missing; a case needs the decision model\'s probabilities, or "task" and "output" to be scored by a decision model',
       'probabilities',
     );
@@ -157,30 +146,13 @@ function readCase(value: unknown): LabelledCase {
 }
 
 function readTests(value: unknown): CaseTests {
-  const tests = asObject(value, 'tests');
+  const tests = readObject(value, 'tests');
   if (typeof tests.passed !== 'boolean') {
-    throw new FieldError(`must be a boolean, got ${describeValue(tests.passed)}`, 'tests.passed');
+    throw new LineFieldError(`must be a boolean, got ${describeValue(tests.passed)}`, 'tests.passed');
   }
   const ran = tests.ran;
   if (typeof ran !== 'number' || !Number.isInteger(ran) || ran < 0) {
-    throw new FieldError(`must be a non-negative integer, got ${describeValue(ran)}`, 'tests.ran');
+    throw new LineFieldError(`must be a non-negative integer, got ${describeValue(ran)}`, 'tests.ran');
   }
-  return { passed: tests.passed, failed: asStringArray(tests.failed, 'tests.failed'), ran };
-}
-
-function asObject(value: unknown, field: string | undefined): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new FieldError(`must be a JSON object, got ${describeValue(value)}`, field);
-  }
-  return value as Record<string, unknown>;
-}
-
-function asString(value: unknown, field: string): string {
-  if (typeof value !== 'string') throw new FieldError(`must be a string, got ${describeValue(value)}`, field);
-  return value;
-}
-
-function asStringArray(value: unknown, field: string): string[] {
-  if (!Array.isArray(value)) throw new FieldError(`must be an array of strings, got ${describeValue(value)}`, field);
-  return value.map((item, index) => asString(item, `${field}[${index}]`));
+  return { passed: tests.passed, failed: readStringArray(tests.failed, 'tests.failed'), ran };
 }

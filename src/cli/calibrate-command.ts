@@ -1,6 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { calibrateThresholds, formatPercent, type CalibrationResult } from '../calibrate/calibrate-thresholds.js';
 import { brierScore, expectedCalibrationError, reliabilityBins } from '../calibrate/calibration-metrics.js';
 import { renderCalibrationReport } from '../calibrate/calibration-report-html.js';
@@ -8,6 +7,7 @@ import { formatLabelledCaseError, isScoredCase, parseLabelledCases, type ScoredC
 import type { RiskKind } from '../calibrate/learn-then-test.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { formatTable } from './format-table.js';
+import { parseCommandLine } from './parse-command-line.js';
 import { readTextFile } from './read-inputs.js';
 
 const HELP = `usage: stopwise calibrate CASES.jsonl [options]
@@ -39,28 +39,22 @@ exit codes: 0 calibrated (certified or not); 1 a file or line could not be read;
 
 /** `stopwise calibrate`: chooses stop thresholds from labelled cases, with a guarantee. */
 export async function calibrateCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        alpha: { type: 'string' },
-        delta: { type: 'string' },
-        holdout: { type: 'string' },
-        seed: { type: 'string' },
-        risk: { type: 'string' },
-        'max-false-handoff': { type: 'string' },
-        'policy-out': { type: 'string' },
-        html: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new CliUsageError(`${(error as Error).message}\n\n${HELP}`);
-  }
+  const parsed = parseCommandLine(
+    argv,
+    {
+      alpha: { type: 'string' },
+      delta: { type: 'string' },
+      holdout: { type: 'string' },
+      seed: { type: 'string' },
+      risk: { type: 'string' },
+      'max-false-handoff': { type: 'string' },
+      'policy-out': { type: 'string' },
+      html: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    HELP,
+  );
   const { values } = parsed;
   if (values.help) {
     io.stdout(`${HELP}\n`);

@@ -1,10 +1,12 @@
-import { assertProbability, type CriterionProbabilities } from '../core/criterion-probabilities.js';
+import type { CriterionProbabilities } from '../core/criterion-probabilities.js';
 import { describeValue, type TestEvidence } from '../core/test-evidence.js';
 import {
+  forEachJsonLine,
   formatLineError,
   lineError,
   LineFieldError,
   readObject,
+  readProbabilities,
   readString,
   readStringArray,
   type LineError,
@@ -57,28 +59,14 @@ export type LabelledCasesResult =
  * if (read.ok) read.cases[0]?.label; // 'done'
  */
 export function parseLabelledCases(text: string, source = '<input>'): LabelledCasesResult {
-  const rows = text.split('\n');
   const cases: LabelledCase[] = [];
   const lines: number[] = [];
-  for (let index = 0; index < rows.length; index++) {
-    const raw = (rows[index] ?? '').trim();
-    if (raw === '') continue;
-    const line = index + 1;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      return fail(source, line, undefined, `not valid JSON (${(error as Error).message})`);
-    }
-    try {
-      cases.push(readCase(value));
-      lines.push(line);
-    } catch (error) {
-      if (error instanceof LineFieldError) return fail(source, line, error.field, error.message);
-      throw error;
-    }
-  }
-  if (cases.length === 0) return fail(source, undefined, undefined, 'the file holds no cases');
+  const error = forEachJsonLine(text, source, (value, line) => {
+    cases.push(readCase(value));
+    lines.push(line);
+  });
+  if (error !== undefined) return { ok: false, error };
+  if (cases.length === 0) return { ok: false, error: lineError(source, undefined, undefined, 'the file holds no cases') };
   return { ok: true, cases, lines };
 }
 
@@ -90,10 +78,6 @@ export function formatLabelledCaseError(error: LabelledCaseError): string {
 /** True when the case carries the decision model's probabilities. */
 export function isScoredCase(labelled: LabelledCase): labelled is ScoredCase {
   return labelled.probabilities !== undefined;
-}
-
-function fail(source: string, line: number | undefined, field: string | undefined, message: string): LabelledCasesResult {
-  return { ok: false, error: lineError(source, line, field, message) };
 }
 
 function readCase(value: unknown): LabelledCase {
@@ -126,16 +110,7 @@ function readCase(value: unknown): LabelledCase {
   if (record.output !== undefined) out.output = readString(record.output, 'output');
   if (record.acceptance !== undefined) out.acceptance = readStringArray(record.acceptance, 'acceptance');
   if (record.probabilities !== undefined) {
-    const probabilities: Record<string, number> = {};
-    for (const [name, probability] of Object.entries(readObject(record.probabilities, 'probabilities'))) {
-      try {
-        assertProbability(name, probability);
-      } catch (error) {
-        throw new LineFieldError((error as Error).message, `probabilities.${name}`);
-      }
-      probabilities[name] = probability;
-    }
-    out.probabilities = probabilities;
+    out.probabilities = readProbabilities(record.probabilities, 'probabilities');
   } else if (out.task === undefined || out.output === undefined) {
     throw new LineFieldError(
       'is missing; a case needs the decision model\'s probabilities, or "task" and "output" to be scored by a decision model',

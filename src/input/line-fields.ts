@@ -1,3 +1,4 @@
+import { assertProbability } from '../core/criterion-probabilities.js';
 import { describeValue } from '../core/test-evidence.js';
 
 /** Why a line-oriented input could not be read, and where. */
@@ -49,4 +50,50 @@ export function readString(value: unknown, field: string): string {
 export function readStringArray(value: unknown, field: string): string[] {
   if (!Array.isArray(value)) throw new LineFieldError(`must be an array of strings, got ${describeValue(value)}`, field);
   return value.map((item, index) => readString(item, `${field}[${index}]`));
+}
+
+/**
+ * Walks JSON Lines text: skips blank lines, parses each other line and hands
+ * it to `visit` with its 1-based number. Returns the first problem as a
+ * {@link LineError} (invalid JSON, or a {@link LineFieldError} thrown by
+ * `visit`), or undefined when every line was read.
+ */
+export function forEachJsonLine(
+  text: string,
+  source: string,
+  visit: (value: unknown, line: number) => void,
+): LineError | undefined {
+  const rows = text.split('\n');
+  for (let index = 0; index < rows.length; index++) {
+    const raw = (rows[index] ?? '').trim();
+    if (raw === '') continue;
+    const line = index + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      return lineError(source, line, undefined, `not valid JSON (${(error as Error).message})`);
+    }
+    try {
+      visit(value, line);
+    } catch (error) {
+      if (error instanceof LineFieldError) return lineError(source, line, error.field, error.message);
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+/** The value as named probabilities in [0, 1], or a {@link LineFieldError} naming the criterion. */
+export function readProbabilities(value: unknown, field: string): Record<string, number> {
+  const probabilities: Record<string, number> = {};
+  for (const [name, probability] of Object.entries(readObject(value, field))) {
+    try {
+      assertProbability(name, probability);
+    } catch (error) {
+      throw new LineFieldError((error as Error).message, `${field}.${name}`);
+    }
+    probabilities[name] = probability;
+  }
+  return probabilities;
 }

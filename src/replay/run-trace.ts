@@ -1,10 +1,12 @@
-import { assertProbability, type CriterionProbabilities } from '../core/criterion-probabilities.js';
+import type { CriterionProbabilities } from '../core/criterion-probabilities.js';
 import { describeValue, type TestEvidence } from '../core/test-evidence.js';
 import {
+  forEachJsonLine,
   formatLineError,
   lineError,
   LineFieldError,
   readObject,
+  readProbabilities,
   readString,
   readStringArray,
   type LineError,
@@ -50,43 +52,24 @@ export type RunTraceResult =
  * result names the line and field that were wrong.
  */
 export function parseRunTrace(text: string, source = '<input>'): RunTraceResult {
-  const lines = text.split('\n');
   let header: RunTraceHeader = {};
   const steps: RunTraceStep[] = [];
   let seenContent = false;
-  for (let index = 0; index < lines.length; index++) {
-    const raw = (lines[index] ?? '').trim();
-    if (raw === '') continue;
-    const line = index + 1;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      return fail(source, line, undefined, `not valid JSON (${(error as Error).message})`);
-    }
-    try {
-      const record = readObject(value, undefined);
-      if (!seenContent && !('step' in record)) {
-        header = readHeader(record);
-      } else {
-        const step = readStep(record, line);
-        const previous = steps[steps.length - 1];
-        if (previous !== undefined && step.step <= previous.step) {
-          throw new LineFieldError(
-            `step ${step.step} does not come after step ${previous.step}; steps must increase`,
-            'step',
-          );
-        }
-        steps.push(step);
+  const error = forEachJsonLine(text, source, (value, line) => {
+    const record = readObject(value, undefined);
+    if (!seenContent && !('step' in record)) {
+      header = readHeader(record);
+    } else {
+      const step = readStep(record, line);
+      const previous = steps[steps.length - 1];
+      if (previous !== undefined && step.step <= previous.step) {
+        throw new LineFieldError(`step ${step.step} does not come after step ${previous.step}; steps must increase`, 'step');
       }
-      seenContent = true;
-    } catch (error) {
-      if (error instanceof LineFieldError || error instanceof RangeError) {
-        return fail(source, line, error instanceof LineFieldError ? error.field : 'probabilities', error.message);
-      }
-      throw error;
+      steps.push(step);
     }
-  }
+    seenContent = true;
+  });
+  if (error !== undefined) return { ok: false, error };
   if (steps.length === 0) return fail(source, undefined, undefined, 'the file holds no steps');
   return { ok: true, trace: { source, header, steps } };
 }
@@ -126,15 +109,6 @@ function readStep(record: Record<string, unknown>, line: number): RunTraceStep {
   }
   const failed = readStringArray(testsRecord.failed, 'tests.failed');
   if (!('probabilities' in record)) throw new LineFieldError('is missing', 'probabilities');
-  const probabilitiesRecord = readObject(record.probabilities, 'probabilities');
-  const probabilities: Record<string, number> = {};
-  for (const [name, value] of Object.entries(probabilitiesRecord)) {
-    try {
-      assertProbability(name, value);
-    } catch (error) {
-      throw new LineFieldError((error as Error).message, `probabilities.${name}`);
-    }
-    probabilities[name] = value;
-  }
+  const probabilities = readProbabilities(record.probabilities, 'probabilities');
   return { step, output, tests: { passed: testsRecord.passed, failed, ran }, probabilities, line };
 }

@@ -1,0 +1,275 @@
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { EvidenceError } from './evidence-error.js';
+import { mergeEvidence } from './merge-evidence.js';
+import {
+  MAX_FAILURE_MESSAGE_LENGTH,
+  addFailure,
+  createTally,
+  finishTally,
+  type ReportEvidence,
+  type TestTally,
+} from './report-evidence.js';
+import { decodeReport, type ReportSource } from './report-source.js';
+
+/** Options of {@link readJUnitXml}. */
+export interface ReadJUnitXmlOptions {
+  /**
+   * Ignore any text before the XML starts (the first `<?xml`, `<testsuites` or
+   * `<testsuite`): for a report printed on stdout after other output.
+   */
+  readonly skipLeadingText?: boolean;
+}
+
+/**
+ * Reads a JUnit XML report as vitest, jest-junit, node:test, pytest, Maven
+ * Surefire, gotestsum and cargo nextest write it: a `<testsuites>` root or a
+ * bare `<testsuite>`, nested suites, `<failure>` and `<error>` as failures,
+ * `<skipped>` as skipped (also when a failure sits beside it, as node:test
+ * writes a failing todo). The source is parsed as a stream: memory grows with
+ * one test case and the failed names, not with the file. Several sources are
+ * merged. Throws an {@link EvidenceError} for anything that is not such a report.
+ *
+ * @example
+ * const evidence = await readJUnitXml(createReadStream('reports/junit.xml'));
+ * evidence.passed; evidence.failed; // ['math.test.ts > math > division > rounds down']
+ */
+export async function readJUnitXml(
+  source: ReportSource | readonly ReportSource[],
+  options: ReadJUnitXmlOptions = {},
+): Promise<ReportEvidence> {
+  if (Array.isArray(source)) {
+    const all: ReportEvidence[] = [];
+    for (const one of source as readonly ReportSource[]) all.push(await readOneJUnitXml(one, options));
+    return mergeEvidence(all);
+  }
+  return readOneJUnitXml(source as ReportSource, options);
+}
+
+const XML_START = /<\?xml|<testsuites[\s>/]|<testsuite[\s>/]/;
+
+interface OpenCase {
+  readonly name: string;
+  readonly classname: string;
+  readonly suitePath: readonly string[];
+  readonly time: number | undefined;
+  failed: boolean;
+  skipped: boolean;
+  message: string;
+  collecting: boolean;
+}
+
+async function readOneJUnitXml(source: ReportSource, options: ReadJUnitXmlOptions): Promise<ReportEvidence> {
+  const reader = new JUnitReader();
+  let waiting = options.skipLeadingText === true;
+  let carry = '';
+  for await (const text of decodeReport(source)) {
+    if (!waiting) {
+      reader.write(text);
+      continue;
+    }
+    const window = carry + text;
+    const match = XML_START.exec(window);
+    if (match === null) {
+      carry = window.slice(-16);
+      continue;
+    }
+    waiting = false;
+    reader.write(window.slice(match.index));
+  }
+  return reader.end();
+}
+
+class JUnitReader {
+  readonly #parser = new SaxesParser<{ xmlns: false }>({ xmlns: false, position: true });
+  readonly #tally: TestTally = createTally();
+  readonly #seen = new Set<string>();
+  readonly #stack: string[] = [];
+  readonly #suitePath: string[] = [];
+  #case: OpenCase | undefined;
+  #sawText = false;
+  #rootTime: number | undefined;
+  #topTime = 0;
+  #sawTopTime = false;
+
+  constructor() {
+    const parser = this.#parser;
+    parser.on('error', (error) => {
+      throw this.#syntaxError(error.message);
+    });
+    parser.on('opentag', (tag) => this.#open(tag));
+    parser.on('closetag', (tag) => this.#close(tag));
+    parser.on('text', (text) => this.#text(text));
+    parser.on('cdata', (text) => this.#text(text));
+  }
+
+  write(text: string): void {
+    if (!this.#sawText && text.trim() !== '') this.#sawText = true;
+    this.#parser.write(text);
+  }
+
+  end(): ReportEvidence {
+    if (!this.#sawText) throw new EvidenceError('empty', 'junit', 'the report is empty');
+    if (this.#stack.length > 0) {
+      const element = this.#stack[this.#stack.length - 1];
+      throw new EvidenceError(
+        'truncated',
+        'junit',
+        `the report ends before <${element ?? ''}> is closed (truncated file?)`,
+        this.#where(),
+      );
+    }
+    this.#parser.close();
+    if (this.#rootTime !== undefined) this.#tally.durationMs = this.#rootTime * 1000;
+    else if (this.#sawTopTime) this.#tally.durationMs = this.#topTime * 1000;
+    return finishTally(this.#tally);
+  }
+
+  #where(): { line: number; column: number; element?: string } {
+    const element = this.#stack[this.#stack.length - 1];
+    return { line: this.#parser.line, column: this.#parser.column, ...(element === undefined ? {} : { element }) };
+  }
+
+  #syntaxError(message: string): EvidenceError {
+    const detail = message.replace(/^\d+:\d+: /, '');
+    if (/^document must contain a root element/.test(detail)) {
+      return new EvidenceError('empty', 'junit', 'the report has no root element', this.#where());
+    }
+    return new EvidenceError('syntax', 'junit', `not well-formed XML: ${detail}`, this.#where());
+  }
+
+  #open(tag: SaxesTagPlain): void {
+    const name = tag.name;
+    const depth = this.#stack.length;
+    if (depth === 0 && name !== 'testsuites' && name !== 'testsuite') {
+      throw new EvidenceError('shape', 'junit', `the root element is <${name}>, expected <testsuites> or <testsuite>`, {
+        line: this.#parser.line,
+        column: this.#parser.column,
+        element: name,
+      });
+    }
+    this.#stack.push(name);
+    const current = this.#case;
+    if (current !== undefined) {
+      if (depth === this.#caseDepth() + 1) this.#openInCase(current, tag);
+      return;
+    }
+    if (name === 'testsuite') {
+      this.#suitePath.push(attribute(tag, 'name'));
+      if (depth <= 1) this.#addTopTime(tag, depth);
+    } else if (name === 'testcase') {
+      this.#caseDepthValue = depth;
+      this.#case = {
+        name: attribute(tag, 'name').trim(),
+        classname: attribute(tag, 'classname').trim(),
+        suitePath: depth === 0 ? [] : [...this.#suitePath],
+        time: seconds(tag.attributes['time']),
+        failed: false,
+        skipped: false,
+        message: '',
+        collecting: false,
+      };
+      if (depth === 1) this.#addTopTime(tag, depth);
+    } else if (name === 'testsuites' && depth === 0) {
+      this.#rootTime = seconds(tag.attributes['time']);
+    }
+  }
+
+  #caseDepthValue = -1;
+
+  #caseDepth(): number {
+    return this.#caseDepthValue;
+  }
+
+  #addTopTime(tag: SaxesTagPlain, depth: number): void {
+    const time = seconds(tag.attributes['time']);
+    if (depth === 0) {
+      this.#rootTime = time;
+      return;
+    }
+    if (time !== undefined) {
+      this.#topTime += time;
+      this.#sawTopTime = true;
+    }
+  }
+
+  #openInCase(current: OpenCase, tag: SaxesTagPlain): void {
+    switch (tag.name) {
+      case 'failure':
+      case 'error': {
+        const first = !current.failed;
+        current.failed = true;
+        if (first) {
+          const message = attribute(tag, 'message').trim();
+          current.message = message;
+          current.collecting = message === '';
+        }
+        break;
+      }
+      case 'skipped':
+        current.skipped = true;
+        break;
+      default:
+        break;
+    }
+  }
+
+  #text(text: string): void {
+    const current = this.#case;
+    if (current === undefined || !current.collecting) return;
+    current.message += text.length > MAX_FAILURE_MESSAGE_LENGTH ? text.slice(0, MAX_FAILURE_MESSAGE_LENGTH + 1) : text;
+    if (current.message.length > MAX_FAILURE_MESSAGE_LENGTH) current.collecting = false;
+  }
+
+  #close(tag: SaxesTagPlain): void {
+    this.#stack.pop();
+    const depth = this.#stack.length;
+    const current = this.#case;
+    if (current !== undefined) {
+      if (depth === this.#caseDepthValue + 1 && (tag.name === 'failure' || tag.name === 'error')) current.collecting = false;
+      if (depth === this.#caseDepthValue && tag.name === 'testcase') {
+        this.#finishCase(current);
+        this.#case = undefined;
+        this.#caseDepthValue = -1;
+      }
+      return;
+    }
+    if (tag.name === 'testsuite') this.#suitePath.pop();
+  }
+
+  #finishCase(current: OpenCase): void {
+    if (current.skipped) {
+      this.#tally.skipped += 1;
+      return;
+    }
+    this.#tally.ran += 1;
+    if (current.failed) addFailure(this.#tally, junitTestName(current), current.message, this.#seen);
+  }
+}
+
+/**
+ * The name of a test case the way its runner shows it: `classname > name`
+ * when the class name says where the test lives (a file, a Java class, a Go
+ * package), the name alone when it already starts with the class name
+ * (jest-junit), and the suite path then the name when there is no class name
+ * or only node:test's placeholder `test`.
+ */
+function junitTestName(current: OpenCase): string {
+  const name = current.name === '' ? '(unnamed test case)' : current.name;
+  const { classname } = current;
+  if (classname !== '' && classname !== 'test') {
+    return name.startsWith(classname) ? name : `${classname} > ${name}`;
+  }
+  const path = current.suitePath.map((part) => part.trim()).filter((part) => part !== '');
+  return [...path, name].join(' > ');
+}
+
+function attribute(tag: SaxesTagPlain, name: string): string {
+  const value = tag.attributes[name];
+  return typeof value === 'string' ? value : '';
+}
+
+function seconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number.parseFloat(value);
+  return Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
+}

@@ -80,7 +80,7 @@ async function readOneJUnitXml(source: ReportSource, options: ReadJUnitXmlOption
 }
 
 class JUnitReader {
-  readonly #parser = new SaxesParser<{ xmlns: false }>({ xmlns: false, position: true });
+  readonly #parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
   readonly #tally: TestTally = createTally();
   readonly #seen = new Set<string>();
   readonly #stack: string[] = [];

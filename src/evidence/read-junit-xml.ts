@@ -15,9 +15,10 @@ import { decodeReport, type ReportSource } from './report-source.js';
 export interface ReadJUnitXmlOptions {
   /**
    * Ignore any text before the XML starts (the first `<?xml`, `<testsuites` or
-   * `<testsuite`): for a report printed on stdout after other output.
+   * `<testsuite`) and after its root element ends: for a report printed on
+   * stdout among other output.
    */
-  readonly skipLeadingText?: boolean;
+  readonly skipSurroundingText?: boolean;
 }
 
 /**
@@ -59,8 +60,8 @@ interface OpenCase {
 }
 
 async function readOneJUnitXml(source: ReportSource, options: ReadJUnitXmlOptions): Promise<ReportEvidence> {
-  const reader = new JUnitReader();
-  let waiting = options.skipLeadingText === true;
+  const reader = new JUnitReader(options.skipSurroundingText === true);
+  let waiting = options.skipSurroundingText === true;
   let carry = '';
   for await (const text of decodeReport(source)) {
     if (!waiting) {
@@ -90,10 +91,14 @@ class JUnitReader {
   #rootTime: number | undefined;
   #topTime = 0;
   #sawTopTime = false;
+  #rootClosed = false;
+  readonly #ignoreTrailingText: boolean;
 
-  constructor() {
+  constructor(ignoreTrailingText: boolean) {
+    this.#ignoreTrailingText = ignoreTrailingText;
     const parser = this.#parser;
     parser.on('error', (error) => {
+      if (this.#rootClosed && this.#ignoreTrailingText) return;
       throw this.#syntaxError(error.message);
     });
     parser.on('opentag', (tag) => this.#open(tag));
@@ -103,6 +108,7 @@ class JUnitReader {
   }
 
   write(text: string): void {
+    if (this.#rootClosed && this.#ignoreTrailingText) return;
     if (!this.#sawText && text.trim() !== '') this.#sawText = true;
     this.#parser.write(text);
   }
@@ -118,7 +124,7 @@ class JUnitReader {
         this.#where(),
       );
     }
-    this.#parser.close();
+    if (!(this.#rootClosed && this.#ignoreTrailingText)) this.#parser.close();
     if (this.#rootTime !== undefined) this.#tally.durationMs = this.#rootTime * 1000;
     else if (this.#sawTopTime) this.#tally.durationMs = this.#topTime * 1000;
     return finishTally(this.#tally);
@@ -223,6 +229,7 @@ class JUnitReader {
   #close(tag: SaxesTagPlain): void {
     this.#stack.pop();
     const depth = this.#stack.length;
+    if (depth === 0) this.#rootClosed = true;
     const current = this.#case;
     if (current !== undefined) {
       if (depth === this.#caseDepthValue + 1 && (tag.name === 'failure' || tag.name === 'error')) current.collecting = false;

@@ -49,14 +49,17 @@ class TapReader {
   #sawPlan = false;
   #results: FinalResults | undefined;
   #durationMs: number | undefined;
+  #ending = false;
 
   constructor() {
     const root: SubtestScope = { parent: undefined, leaves: 0, failedLeaves: 0, lastChild: undefined };
     this.#attach(this.#parser, root);
     this.#parser.on('version', () => {
+      if (this.#ending) return;
       this.#sawTap = true;
     });
     this.#parser.on('plan', () => {
+      if (this.#ending) return;
       this.#sawTap = true;
       this.#sawPlan = true;
     });
@@ -76,6 +79,7 @@ class TapReader {
   end(): ReportEvidence {
     if (this.#partial !== '') this.#writeLine(this.#partial);
     this.#partial = '';
+    this.#ending = true;
     this.#parser.end();
     if (!this.#sawTap) {
       throw new EvidenceError('empty', 'tap', 'no TAP found: no version line, plan or test point', { line: Math.max(1, this.#line) });

@@ -123,12 +123,14 @@ function applyExitRules(evidence: ReportEvidence, run: ProcessRun, timeoutMs: nu
   if (run.spawnError !== undefined) return evidence;
   if (run.timedOut) return withReason(evidence, 'timeout', `the command did not finish within ${timeoutMs} ms; its process tree was killed`);
   const exitedBadly = run.exitCode !== 0;
-  if (exitedBadly && evidence.failed.length === 0 && evidence.reason === undefined) {
+  if (exitedBadly && evidence.failed.length === 0 && (evidence.reason === undefined || evidence.reason === 'report_unreadable')) {
     const how = run.exitCode === null ? `was ended by ${run.signal ?? 'a signal'}` : `exited with code ${run.exitCode}`;
     return withReason(
       evidence,
       'failed_outside_tests',
-      `the command ${how} while the report shows no failing test: it failed outside any test (a crash, a compile error, a failing hook)`,
+      evidence.reason === 'report_unreadable'
+        ? `the command ${how} without a readable report: it failed outside any test (a crash, a compile error); ${evidence.detail ?? ''}`
+        : `the command ${how} while the report shows no failing test: it failed outside any test (a crash, a compile error, a failing hook)`,
     );
   }
   return evidence;

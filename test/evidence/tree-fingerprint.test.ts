@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TestEvidence } from '../../src/core/test-evidence.js';
 import { fingerprintWorkingTree, isEvidenceFresh } from '../../src/evidence/tree-fingerprint.js';
 import { makeProject } from './sample-projects.js';
 
@@ -91,7 +92,7 @@ describe('fingerprintWorkingTree outside git', () => {
 describe('isEvidenceFresh', () => {
   it('is true for the tree the evidence was taken on and false once it changes', async () => {
     const cwd = checkout();
-    const evidence = { passed: true, failed: [], ran: 3, treeFingerprint: await fingerprintWorkingTree(cwd) };
+    const evidence: TestEvidence = { passed: true, failed: [], ran: 3, treeFingerprint: await fingerprintWorkingTree(cwd) };
     expect(await isEvidenceFresh(evidence, { cwd })).toBe(true);
     writeFileSync(join(cwd, 'src/a.ts'), 'export const a = 2;\n');
     expect(await isEvidenceFresh(evidence, { cwd })).toBe(false);
@@ -99,7 +100,8 @@ describe('isEvidenceFresh', () => {
 
   it('is false for evidence without a fingerprint', async () => {
     const cwd = checkout();
-    expect(await isEvidenceFresh({ passed: true, failed: [], ran: 3 }, { cwd })).toBe(false);
+    const noFingerprint: TestEvidence = { passed: true, failed: [], ran: 3 };
+    expect(await isEvidenceFresh(noFingerprint, { cwd })).toBe(false);
     expect(await isEvidenceFresh({ treeFingerprint: '' }, { cwd })).toBe(false);
   });
 });

@@ -52,7 +52,6 @@ interface OpenCase {
   readonly name: string;
   readonly classname: string;
   readonly suitePath: readonly string[];
-  readonly time: number | undefined;
   failed: boolean;
   skipped: boolean;
   message: string;
@@ -81,7 +80,7 @@ async function readOneJUnitXml(source: ReportSource, options: ReadJUnitXmlOption
 }
 
 class JUnitReader {
-  readonly #parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
+  readonly #parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   readonly #tally: TestTally = createTally();
   readonly #seen = new Set<string>();
   readonly #stack: string[] = [];
@@ -103,15 +102,53 @@ class JUnitReader {
     });
     parser.on('opentag', (tag) => this.#open(tag));
     parser.on('closetag', (tag) => this.#close(tag));
-    parser.on('text', (text) => this.#text(text));
-    parser.on('cdata', (text) => this.#text(text));
   }
+
+  /** Text is only listened to while a failure message is collected: saxes then skips building every other text node. */
+  #collect(on: boolean): void {
+    const current = this.#case;
+    if (current !== undefined) current.collecting = on;
+    if (on) {
+      this.#parser.on('text', this.#onText);
+      this.#parser.on('cdata', this.#onText);
+    } else {
+      this.#parser.off('text');
+      this.#parser.off('cdata');
+    }
+  }
+
+  readonly #onText = (text: string): void => this.#text(text);
 
   write(text: string): void {
     if (this.#rootClosed && this.#ignoreTrailingText) return;
     if (!this.#sawText && text.trim() !== '') this.#sawText = true;
+    this.#chunk = text;
+    this.#chunkStart = this.#parser.position;
+    this.#writing = true;
     this.#parser.write(text);
+    this.#writing = false;
+    let newline = text.indexOf('\n');
+    if (newline === -1) {
+      this.#columnBefore += text.length;
+      return;
+    }
+    let last = newline;
+    while (newline !== -1) {
+      this.#linesBefore += 1;
+      last = newline;
+      newline = text.indexOf('\n', newline + 1);
+    }
+    this.#columnBefore = text.length - last - 1;
   }
+
+  // Positions are counted here rather than by saxes (whose per-character
+  // tracking costs about a sixth of the parse): newlines are counted per
+  // chunk, and the exact column is worked out only when an error is reported.
+  #chunk = '';
+  #chunkStart = 0;
+  #writing = false;
+  #linesBefore = 0;
+  #columnBefore = 0;
 
   end(): ReportEvidence {
     if (!this.#sawText) throw new EvidenceError('empty', 'junit', 'the report is empty');
@@ -132,11 +169,22 @@ class JUnitReader {
 
   #where(): { line: number; column: number; element?: string } {
     const element = this.#stack[this.#stack.length - 1];
-    return { line: this.#parser.line, column: this.#parser.column, ...(element === undefined ? {} : { element }) };
+    return { ...this.#position(), ...(element === undefined ? {} : { element }) };
+  }
+
+  #position(): { line: number; column: number } {
+    const offset = this.#parser.position - this.#chunkStart;
+    if (!this.#writing || offset < 0 || offset > this.#chunk.length) return { line: this.#linesBefore + 1, column: this.#columnBefore + 1 };
+    const before = this.#chunk.slice(0, offset);
+    let lines = 0;
+    for (let at = before.indexOf('\n'); at !== -1; at = before.indexOf('\n', at + 1)) lines += 1;
+    const lastNewline = before.lastIndexOf('\n');
+    const column = lastNewline === -1 ? this.#columnBefore + before.length : before.length - lastNewline - 1;
+    return { line: this.#linesBefore + lines + 1, column: Math.max(1, column) };
   }
 
   #syntaxError(message: string): EvidenceError {
-    const detail = message.replace(/^\d+:\d+: /, '');
+    const detail = message;
     if (/^document must contain a root element/.test(detail)) {
       return new EvidenceError('empty', 'junit', 'the report has no root element', this.#where());
     }
@@ -148,8 +196,7 @@ class JUnitReader {
     const depth = this.#stack.length;
     if (depth === 0 && name !== 'testsuites' && name !== 'testsuite') {
       throw new EvidenceError('shape', 'junit', `the root element is <${name}>, expected <testsuites> or <testsuite>`, {
-        line: this.#parser.line,
-        column: this.#parser.column,
+        ...this.#position(),
         element: name,
       });
     }
@@ -161,14 +208,14 @@ class JUnitReader {
     }
     if (name === 'testsuite') {
       this.#suitePath.push(attribute(tag, 'name'));
+      this.#snapshot = undefined;
       if (depth <= 1) this.#addTopTime(tag, depth);
     } else if (name === 'testcase') {
       this.#caseDepthValue = depth;
       this.#case = {
         name: attribute(tag, 'name').trim(),
         classname: attribute(tag, 'classname').trim(),
-        suitePath: depth === 0 ? [] : [...this.#suitePath],
-        time: seconds(tag.attributes['time']),
+        suitePath: this.#suitePathSnapshot(),
         failed: false,
         skipped: false,
         message: '',
@@ -181,6 +228,13 @@ class JUnitReader {
   }
 
   #caseDepthValue = -1;
+  #snapshot: readonly string[] | undefined;
+
+  /** The suite path, copied once per change of suite rather than once per test case. */
+  #suitePathSnapshot(): readonly string[] {
+    this.#snapshot ??= [...this.#suitePath];
+    return this.#snapshot;
+  }
 
   #caseDepth(): number {
     return this.#caseDepthValue;
@@ -207,7 +261,7 @@ class JUnitReader {
         if (first) {
           const message = attribute(tag, 'message').trim();
           current.message = message;
-          current.collecting = message === '';
+          if (message === '') this.#collect(true);
         }
         break;
       }
@@ -223,7 +277,7 @@ class JUnitReader {
     const current = this.#case;
     if (current === undefined || !current.collecting) return;
     current.message += text.length > MAX_FAILURE_MESSAGE_LENGTH ? text.slice(0, MAX_FAILURE_MESSAGE_LENGTH + 1) : text;
-    if (current.message.length > MAX_FAILURE_MESSAGE_LENGTH) current.collecting = false;
+    if (current.message.length > MAX_FAILURE_MESSAGE_LENGTH) this.#collect(false);
   }
 
   #close(tag: SaxesTagPlain): void {
@@ -232,7 +286,7 @@ class JUnitReader {
     if (depth === 0) this.#rootClosed = true;
     const current = this.#case;
     if (current !== undefined) {
-      if (depth === this.#caseDepthValue + 1 && (tag.name === 'failure' || tag.name === 'error')) current.collecting = false;
+      if (current.collecting && depth === this.#caseDepthValue + 1 && (tag.name === 'failure' || tag.name === 'error')) this.#collect(false);
       if (depth === this.#caseDepthValue && tag.name === 'testcase') {
         this.#finishCase(current);
         this.#case = undefined;
@@ -240,7 +294,10 @@ class JUnitReader {
       }
       return;
     }
-    if (tag.name === 'testsuite') this.#suitePath.pop();
+    if (tag.name === 'testsuite') {
+      this.#suitePath.pop();
+      this.#snapshot = undefined;
+    }
   }
 
   #finishCase(current: OpenCase): void {

@@ -54,8 +54,18 @@ export function createTally(): TestTally {
 /** Records one failed test; a name already recorded is kept once (the first message wins). */
 export function addFailure(tally: TestTally, name: string, message: string, seen: Set<string>): void {
   if (seen.has(name)) return;
-  seen.add(name);
-  tally.failures.push({ name, message: trimMessage(message) });
+  const kept = detachString(name);
+  seen.add(kept);
+  tally.failures.push({ name: kept, message: detachString(trimMessage(message)) });
+}
+
+/**
+ * A fresh copy of a string. A parser's strings are often slices of the chunk
+ * they were read from; keeping one would keep the whole chunk alive, so a
+ * long report with many failures would stay in memory.
+ */
+function detachString(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 /** Trims a failure message to {@link MAX_FAILURE_MESSAGE_LENGTH} characters. */

@@ -1,13 +1,8 @@
 import type { CheckResult } from './check-result.js';
-import { describeCommand, runProcess } from './run-process.js';
+import { describeCommand, runProcess, type ProcessOptions } from './run-process.js';
 
 /** Options of {@link checkCommand}; like `runTests`, `args` runs without a shell and no `args` runs `command` in a shell. */
-export interface CheckCommandOptions {
-  readonly command: string;
-  readonly args?: readonly string[];
-  readonly cwd: string;
-  readonly timeoutMs: number;
-  readonly env?: Readonly<Record<string, string | undefined>>;
+export interface CheckCommandOptions extends Omit<ProcessOptions, 'outputTailBytes'> {
   /** The check's name; the command line by default. */
   readonly name?: string;
 }

@@ -16,6 +16,7 @@ export { checkFilesExist } from './check-files-exist.js';
 export { checkGitClean } from './check-git-clean.js';
 export { checkCommand } from './check-command.js';
 export type { CheckCommandOptions } from './check-command.js';
+export type { ProcessOptions } from './run-process.js';
 export { evidenceFromChecks } from './evidence-from-checks.js';
 export type { CheckResult } from './check-result.js';
 export type { TestEvidence, TestFailure } from '../core/test-evidence.js';

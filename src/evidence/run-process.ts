@@ -2,14 +2,21 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import { OutputTail } from './output-tail.js';
 
-/** How to start a command; see `runTests` for the meaning of each field. */
+/** How to start a command. It comes from the caller's configuration, never from an agent's output. */
 export interface ProcessOptions {
+  /** The program to run; with no `args`, a command line run by the shell (`/bin/sh -c`, `cmd.exe` on Windows). */
   readonly command: string;
+  /** Arguments: the program is started directly, without a shell. */
   readonly args?: readonly string[];
+  /** The folder to run in. */
   readonly cwd: string;
+  /** Added to the parent's environment (`undefined` removes a variable); `NODE_TEST_CONTEXT` is always removed. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** After this many milliseconds the whole process tree is killed. */
   readonly timeoutMs: number;
+  /** Bytes of output kept (the last ones), 8 KiB by default. */
   readonly outputTailBytes?: number;
+  /** Milliseconds between SIGTERM and SIGKILL when the process tree is stopped, 2000 by default. */
   readonly killGraceMs?: number;
 }
 

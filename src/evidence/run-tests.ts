@@ -10,7 +10,7 @@ import { readTap } from './read-tap.js';
 import { readVitestJson } from './read-vitest-json.js';
 import { createTally, finishTally, type EvidenceReason, type ReportEvidence } from './report-evidence.js';
 import { readWholeReport, type ReportSource } from './report-source.js';
-import { describeCommand, runProcess, type ProcessRun } from './run-process.js';
+import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
 import { fingerprintWorkingTree } from './tree-fingerprint.js';
 
 /** Where `runTests` finds the report: `path` (relative to `cwd`) when given, stdout otherwise. */
@@ -19,24 +19,15 @@ export interface TestReportOptions {
   readonly path?: string;
 }
 
-/** Options of {@link runTests}. The command comes from the caller's configuration, never from an agent's output. */
-export interface RunTestsOptions {
-  /** The program to run; with no `args`, a command line run by the shell (`/bin/sh -c`, `cmd.exe` on Windows). */
-  readonly command: string;
-  /** Arguments: the program is started directly, without a shell. */
-  readonly args?: readonly string[];
-  /** The folder to run in, and the tree the evidence is about. */
-  readonly cwd: string;
-  /** Added to the parent's environment (`undefined` removes a variable); `NODE_TEST_CONTEXT` is always removed. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** After this many milliseconds the whole process tree is killed and the run fails with reason `timeout`. */
-  readonly timeoutMs: number;
+/**
+ * Options of {@link runTests}: how to start the command (the command comes
+ * from the caller's configuration, never from an agent's output), and the
+ * report to read. `cwd` is also the tree the evidence is about; past
+ * `timeoutMs` the run fails with reason `timeout`.
+ */
+export interface RunTestsOptions extends ProcessOptions {
   /** The report to read; without it, TAP on stdout is tried and the exit code decides. */
   readonly report?: TestReportOptions;
-  /** Bytes of output kept in `output` (the last ones), 8 KiB by default. */
-  readonly outputTailBytes?: number;
-  /** Milliseconds between SIGTERM and SIGKILL when the process tree is stopped, 2000 by default. */
-  readonly killGraceMs?: number;
 }
 
 /** The evidence of one test run, with how the command ended. */

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ReportEvidence } from '../../src/evidence/report-evidence.js';
 import { isEvidenceError } from '../../src/evidence/evidence-error.js';
+import type { ReportSource } from '../../src/evidence/report-source.js';
 
 export const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'evidence');
 
@@ -101,5 +102,48 @@ export function mutatedBytes(sources: readonly Buffer[]): fc.Arbitrary<Buffer> {
       }
     }
     return bytes;
+  });
+}
+
+type Reader<S> = (source: S) => Promise<ReportEvidence> | ReportEvidence;
+
+/** One test per fixture: the reader's counts against the runner's own summary. */
+export function itReadsFixtures(cases: readonly FixtureCase[], read: Reader<string>): void {
+  for (const expected of cases) {
+    it(`reads ${expected.file} as its runner counted it`, async () => {
+      expectFixture(await read(fixtureText(expected.file)), expected);
+    });
+  }
+}
+
+/** Text, bytes and a stream cut into small pieces give the same result. */
+export function itReadsEverySource(cases: readonly FixtureCase[], read: Reader<ReportSource>): void {
+  it('gives the same result for text, bytes and a stream cut into small pieces', async () => {
+    for (const { file } of cases) {
+      const fromText = await read(fixtureText(file));
+      expect(await read(fixtureBytes(file))).toEqual(fromText);
+      expect(await read(createReadStream(fixturePath(file), { highWaterMark: 7 }))).toEqual(fromText);
+    }
+  });
+}
+
+/** The fuzz tests every reader passes: random bytes and mutated real reports never crash it nor break the invariants. */
+export function itSurvivesFuzzing(cases: readonly FixtureCase[], read: Reader<Buffer>, runs = 300): void {
+  it('never crashes and keeps the invariants on random bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 400 }), async (bytes) => {
+        await expectReadOrEvidenceError(() => read(Buffer.from(bytes)));
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('never crashes and keeps the invariants on mutated real reports', async () => {
+    await fc.assert(
+      fc.asyncProperty(mutatedBytes(cases.map((c) => fixtureBytes(c.file))), async (bytes) => {
+        await expectReadOrEvidenceError(() => read(bytes));
+      }),
+      { numRuns: runs },
+    );
   });
 }

@@ -1,19 +1,9 @@
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EvidenceError, isEvidenceError } from '../../src/evidence/evidence-error.js';
 import { readJUnitXml } from '../../src/evidence/read-junit-xml.js';
-import {
-  expectFixture,
-  expectInvariants,
-  expectReadOrEvidenceError,
-  fixtureBytes,
-  fixturePath,
-  fixtureText,
-  mutatedBytes,
-  type FixtureCase,
-} from './fixtures.js';
+import { expectInvariants, fixtureBytes, fixtureText, itReadsEverySource, itReadsFixtures, itSurvivesFuzzing, type FixtureCase } from './fixtures.js';
 
 const VITEST_FAILED = [
   'math.test.js > math > division > rounds down',
@@ -106,19 +96,8 @@ const CASES: readonly FixtureCase[] = [
 ];
 
 describe('readJUnitXml on reports written by real runners', () => {
-  for (const expected of CASES) {
-    it(`reads ${expected.file} as its runner counted it`, async () => {
-      expectFixture(await readJUnitXml(fixtureBytes(expected.file)), expected);
-    });
-  }
-
-  it('gives the same result for a string, bytes and a file stream', async () => {
-    for (const { file } of CASES) {
-      const fromBytes = await readJUnitXml(fixtureBytes(file));
-      expect(await readJUnitXml(fixtureText(file))).toEqual(fromBytes);
-      expect(await readJUnitXml(createReadStream(fixturePath(file), { highWaterMark: 7 }))).toEqual(fromBytes);
-    }
-  });
+  itReadsFixtures(CASES, (text) => readJUnitXml(text));
+  itReadsEverySource(CASES, (source) => readJUnitXml(source));
 
   it('keeps the failure message, trimmed, with entities and CDATA decoded', async () => {
     const vitest = await readJUnitXml(fixtureBytes('vitest/fail.junit.xml'));
@@ -210,24 +189,7 @@ describe('readJUnitXml on bad input', () => {
     expect((await readJUnitXml(bytes)).failed).toHaveLength(3);
   });
 
-  it('never crashes and keeps the invariants on random bytes', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 400 }), async (bytes) => {
-        await expectReadOrEvidenceError(() => readJUnitXml(bytes));
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('never crashes and keeps the invariants on mutated real reports', async () => {
-    const sources = CASES.map((c) => fixtureBytes(c.file));
-    await fc.assert(
-      fc.asyncProperty(mutatedBytes(sources), async (bytes) => {
-        await expectReadOrEvidenceError(() => readJUnitXml(bytes));
-      }),
-      { numRuns: 400 },
-    );
-  });
+  itSurvivesFuzzing(CASES, (bytes) => readJUnitXml(bytes), 400);
 
   it('never counts a test it did not see, on random well-formed reports', async () => {
     const testCase = fc.record({

@@ -1,17 +1,7 @@
-import { createReadStream } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readTap } from '../../src/evidence/read-tap.js';
-import {
-  expectFixture,
-  expectInvariants,
-  expectReadOrEvidenceError,
-  fixtureBytes,
-  fixturePath,
-  fixtureText,
-  mutatedBytes,
-  type FixtureCase,
-} from './fixtures.js';
+import { expectInvariants, expectReadOrEvidenceError, fixtureText, itReadsEverySource, itReadsFixtures, itSurvivesFuzzing, type FixtureCase } from './fixtures.js';
 
 const CASES: readonly FixtureCase[] = [
   // node counts the parent of two subtests as a test too: 9 - 1
@@ -52,19 +42,9 @@ const CASES: readonly FixtureCase[] = [
 ];
 
 describe('readTap on reports written by real producers', () => {
-  for (const expected of CASES) {
-    it(`reads ${expected.file} as its producer counted it`, async () => {
-      expectFixture(await readTap(fixtureText(expected.file)), expected);
-    });
-  }
-
-  it('gives the same result for text, bytes and a stream cut into small pieces', async () => {
-    for (const { file } of CASES) {
-      const fromText = await readTap(fixtureText(file));
-      expect(await readTap(fixtureBytes(file))).toEqual(fromText);
-      expect(await readTap(createReadStream(fixturePath(file), { highWaterMark: 5 }))).toEqual(fromText);
-    }
-  });
+  itReadsFixtures(CASES, (text) => readTap(text));
+  itReadsEverySource(CASES, (source) => readTap(source));
+  itSurvivesFuzzing(CASES, (bytes) => readTap(bytes));
 
   it('says why a run did not finish', async () => {
     const bail = await readTap(fixtureText('tap/perl-bail.tap'));
@@ -104,15 +84,6 @@ describe('readTap on reports written by real producers', () => {
     await expect(readTap('Compiling...\nerror TS2304: Cannot find name "x".\n')).rejects.toMatchObject({ kind: 'empty', line: 2 });
   });
 
-  it('never crashes and keeps the invariants on random bytes', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (bytes) => {
-        await expectReadOrEvidenceError(() => readTap(bytes));
-      }),
-      { numRuns: 300 },
-    );
-  });
-
   it('never crashes and keeps the invariants on random TAP-like lines', async () => {
     const line = fc.oneof(
       fc.constantFrom('TAP version 14', '1..3', '1..0', 'Bail out!', '# Subtest: s', '  ---', '  ...', 'pragma +strict'),
@@ -127,15 +98,6 @@ describe('readTap on reports written by real producers', () => {
         await expectReadOrEvidenceError(() => readTap(lines.join('\n')));
       }),
       { numRuns: 400 },
-    );
-  });
-
-  it('never crashes and keeps the invariants on mutated real reports', async () => {
-    await fc.assert(
-      fc.asyncProperty(mutatedBytes(CASES.map((c) => fixtureBytes(c.file))), async (bytes) => {
-        await expectReadOrEvidenceError(() => readTap(bytes));
-      }),
-      { numRuns: 300 },
     );
   });
 

@@ -14,7 +14,7 @@ function git(cwd: string, ...args: string[]): void {
   execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd, stdio: 'ignore' });
 }
 
-describe('checkGitClean', () => {
+describe('checkGitClean', { timeout: 60_000 }, () => {
   it('passes on a clean checkout and lists what changed otherwise', async () => {
     const made = makeProject({ 'a.txt': 'a', '.gitignore': '*.log\n' });
     cleanups.push(made.remove);

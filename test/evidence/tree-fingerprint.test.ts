@@ -24,7 +24,7 @@ function checkout(): string {
   return made.dir;
 }
 
-describe('fingerprintWorkingTree in a git checkout', () => {
+describe('fingerprintWorkingTree in a git checkout', { timeout: 60_000 }, () => {
   it('is stable while nothing changes', async () => {
     const cwd = checkout();
     const first = await fingerprintWorkingTree(cwd);
@@ -89,7 +89,7 @@ describe('fingerprintWorkingTree outside git', () => {
   });
 });
 
-describe('isEvidenceFresh', () => {
+describe('isEvidenceFresh', { timeout: 60_000 }, () => {
   it('is true for the tree the evidence was taken on and false once it changes', async () => {
     const cwd = checkout();
     const evidence: TestEvidence = { passed: true, failed: [], ran: 3, treeFingerprint: await fingerprintWorkingTree(cwd) };

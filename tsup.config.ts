@@ -1,16 +1,19 @@
 import { defineConfig } from 'tsup';
 
+// One entry per public subpath; each is also listed in package.json "exports".
+const entries = {
+  index: 'src/index.ts',
+  providers: 'src/providers/index.ts',
+  calibrate: 'src/calibrate/index.ts',
+  evidence: 'src/evidence/index.ts',
+};
+
 export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    providers: 'src/providers/index.ts',
-    cli: 'src/cli/main.ts',
-    calibrate: 'src/calibrate/index.ts',
-  },
+  entry: { ...entries, cli: 'src/cli/main.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts', providers: 'src/providers/index.ts', calibrate: 'src/calibrate/index.ts' } },
+  dts: { entry: entries },
   splitting: true,
   sourcemap: false,
   clean: true,

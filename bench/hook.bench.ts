@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printTable } from './harness.js';
 
-const CLI = join(import.meta.dirname, '../dist/cli.js');
+const CLI = join(import.meta.dirname, '../dist/bin/stopwise.js');
 const RUNS = 40;
 const WARMUP = 5;
 

@@ -120,7 +120,7 @@ async function decideLocked(
   }
 
   const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
-  const runner = options.testRunner ?? (await import('./internal-test-command.js')).commandTestRunner;
+  const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
   const run = await runner.run(config.tests, { cwd: projectDir, env, ...(state.lastEvidence === undefined ? {} : { previous: state.lastEvidence }) });
   if (run.outcome === 'timeout') {
     const decision = {

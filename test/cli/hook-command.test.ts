@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HUMAN_REVIEW_NOTE } from '../../src/hosts/decide-stop-hook.js';
 import type { HookHost } from '../../src/hosts/hook-host.js';
@@ -194,6 +194,24 @@ describe('stopwise hook claude-code: whole sessions', () => {
     expect(answer('claude-code', await hook('claude-code', dir, subagent('agent-b', false)))?.decision).toBe('block');
     expect(answer('claude-code', await hook('claude-code', dir, subagent('agent-a', false)))?.systemMessage).toMatch(/still fail/);
     expect(stateFiles(dir)).toHaveLength(2);
+  });
+
+  it('reuses a fresh pass and runs the tests again once the tree changed', async () => {
+    const dir = project({}, GREEN);
+    const counter = join(mkdtempSync(join(tmpdir(), 'stopwise-count-')), 'runs');
+    setTests(dir, `echo run >> '${counter}'\n${GREEN}`);
+    writeFileSync(join(dir, '.gitignore'), '.stopwise/\n');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'start');
+    const runs = () => readFileSync(counter, 'utf8').split('\n').filter(Boolean).length;
+    expect(answer('claude-code', await hook('claude-code', dir, stopInput(dir)))).toBeUndefined();
+    expect(answer('claude-code', await hook('claude-code', dir, stopInput(dir)))).toBeUndefined();
+    expect(runs()).toBe(1);
+    writeFileSync(join(dir, 'app.js'), 'export const changed = true;\n');
+    expect(answer('claude-code', await hook('claude-code', dir, stopInput(dir)))).toBeUndefined();
+    expect(runs()).toBe(2);
   });
 
   it('answers nothing to an event that is not a stop, and keeps no state for it', async () => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-export const CLI = join(import.meta.dirname, '../../dist/cli.js');
+export const CLI = join(import.meta.dirname, '../../dist/bin/stopwise.js');
 
 export interface CliRun {
   readonly code: number | null;

@@ -1,13 +1,18 @@
 // The stop hook's own overhead: process start to decision for `stopwise hook
 // claude-code` (judge.client none, a test command that exits at once), next
-// to a bare `node -e ""`, both measured in the same run, interleaved.
+// to a bare `node -e ""`, measured in the same run, interleaved. A third row
+// runs the same hook through the library entry (`runStopHook` from
+// dist/hosts.js, its dependencies loaded as separate modules), which is what
+// the command's own bundle saves.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { printTable } from './harness.js';
 
 const CLI = join(import.meta.dirname, '../dist/bin/stopwise.js');
+const HOSTS = pathToFileURL(join(import.meta.dirname, '../dist/hosts.js')).href;
 const RUNS = 40;
 const WARMUP = 5;
 
@@ -37,20 +42,39 @@ export default async function run(): Promise<void> {
     const probe = spawnSync(process.execPath, [CLI, 'hook', 'claude-code'], { cwd: dir, input, encoding: 'utf8' });
     if (probe.status !== 0 || probe.stdout !== '') throw new Error(`the hook did not allow the stop: ${probe.stdout}${probe.stderr}`);
 
+    const library = join(dir, 'library-hook.mjs');
+    writeFileSync(
+      library,
+      `import { readFileSync } from 'node:fs';\nconst { runStopHook } = await import(${JSON.stringify(HOSTS)});\n` +
+        `const run = await runStopHook('claude-code', readFileSync(0, 'utf8'));\nprocess.stdout.write(run.stdout);\nprocess.exitCode = run.exitCode;\n`,
+    );
+
     const bare: number[] = [];
     const hook: number[] = [];
+    const unbundled: number[] = [];
     for (let i = 0; i < WARMUP + RUNS; i++) {
       const b = time(['-e', ''], dir, '');
       const h = time([CLI, 'hook', 'claude-code'], dir, input);
+      const u = time([library], dir, input);
       if (i >= WARMUP) {
         bare.push(b);
         hook.push(h);
+        unbundled.push(u);
       }
     }
-    bare.sort((a, b) => a - b);
-    hook.sort((a, b) => a - b);
-    const row = (name: string, values: number[]) => [name, quantile(values, 0.5).toFixed(1), quantile(values, 0.1).toFixed(1), quantile(values, 0.9).toFixed(1)];
-    printTable(`stop hook start-up (${RUNS} interleaved runs, ms)`, ['process', 'median', 'p10', 'p90'], [row('node -e ""', bare), row('stopwise hook claude-code', hook)]);
+    for (const values of [bare, hook, unbundled]) values.sort((a, b) => a - b);
+    const row = (name: string, values: number[]) => [
+      name,
+      quantile(values, 0.5).toFixed(1),
+      quantile(values, 0.1).toFixed(1),
+      quantile(values, 0.9).toFixed(1),
+      (quantile(values, 0.5) / quantile(bare, 0.5)).toFixed(2),
+    ];
+    printTable(`stop hook start-up (${RUNS} interleaved runs, ms)`, ['process', 'median', 'p10', 'p90', '× bare'], [
+      row('node -e ""', bare),
+      row('stopwise hook claude-code', hook),
+      row('runStopHook via dist/hosts.js', unbundled),
+    ]);
     const ratio = quantile(hook, 0.5) / quantile(bare, 0.5);
     console.log(`\nratio of medians (hook / bare node): ${ratio.toFixed(2)} (target <= 2.0)`);
   } finally {

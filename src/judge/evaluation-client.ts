@@ -25,15 +25,24 @@ export interface EvaluateOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Tokens a decision model reported for one request. */
+/**
+ * Tokens a decision model reported for one request. Open to other fields, so
+ * that a client reporting usage in its own shape still fits.
+ */
 export interface EvaluationUsage {
   readonly inputTokens?: number;
   readonly outputTokens?: number;
+  readonly [field: string]: unknown;
+}
+
+/** One answer: P(true) for a yes/no question. */
+export interface EvaluationAnswer {
+  readonly probability: number;
 }
 
 /** A decision model's answers: P(true) per asked question, and the model that answered. */
 export interface EvaluationResult {
-  readonly answers: Readonly<Record<string, { readonly probability: number }>>;
+  readonly answers: Readonly<Record<string, EvaluationAnswer>>;
   readonly model: string;
   readonly usage?: EvaluationUsage;
 }

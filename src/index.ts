@@ -46,7 +46,9 @@ export type {
 export { booleanQuestion, doneCriteria } from './judge/boolean-question.js';
 export type {
   BooleanCriteria,
+  CriterionText,
   BooleanQuestion,
+  EvaluationState,
   EvaluationQuestions,
   EvaluationRequest,
   EvaluateOptions,

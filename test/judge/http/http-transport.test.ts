@@ -172,7 +172,9 @@ const CASES: readonly FaultCase[] = [
     kind: 'timeout',
     attempts: RETRIED,
   },
-  { name: 'a connection reset', handler: () => (_request, response) => response.socket?.destroy(), kind: 'network', attempts: RETRIED },
+  { name: 'a connection reset', handler: () => (_request, response) => {
+      response.socket?.destroy();
+    }, kind: 'network', attempts: RETRIED },
   {
     name: 'truncated JSON',
     handler: (wire) => (_request, response) => send(response, 200, wire.body(0.9).slice(0, 40)),

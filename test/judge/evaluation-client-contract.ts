@@ -5,7 +5,7 @@ import { booleanQuestion, doneCriteria } from '../../src/judge/boolean-question.
 import { checkCompletion } from '../../src/judge/check-completion.js';
 import { decideCompletionAfterEvaluate } from '../../src/judge/decide-completion-after-evaluate.js';
 import type { EvaluationClient, EvaluationQuestions } from '../../src/judge/evaluation-client.js';
-import { EvaluationError, isEvaluationError } from '../../src/judge/evaluation-error.js';
+import { rejection } from './caught-errors.js';
 import { MISSING, NAN, type WireValue } from './loopback-server.js';
 
 /** A client under test, and a way to decide what its model answers next. */
@@ -33,16 +33,6 @@ const INPUT = {
   acceptance: ['--json prints valid JSON', 'the default output is unchanged'],
   tests: PASSING,
 };
-
-async function rejection(promise: Promise<unknown>): Promise<EvaluationError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(isEvaluationError(error), `rejected with ${String(error)}`).toBe(true);
-    return error as EvaluationError;
-  }
-  throw new Error('expected a rejection, got an answer');
-}
 
 /** Runs the shared contract against the clients that `start` makes. */
 export function describeEvaluationClientContract(name: string, start: () => Promise<ContractHarness>): void {

@@ -6,16 +6,13 @@ import {
   checkProbability,
   validateEvaluationResult,
 } from '../../src/judge/validate-evaluation-result.js';
+import { thrown } from './caught-errors.js';
 
 const answers = (a: unknown, b: unknown = 0.9) => ({ acceptanceCovered: { probability: a }, noOpenQuestions: { probability: b } });
 
 function kindOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return isEvaluationError(error) ? error.kind : `not an EvaluationError: ${String(error)}`;
-  }
-  return 'no error';
+  const error = thrown(run);
+  return isEvaluationError(error) ? error.kind : `not an EvaluationError: ${String(error)}`;
 }
 
 describe('validateEvaluationResult', () => {

@@ -1,3 +1,5 @@
+import { describeValue } from '../../core/test-evidence.js';
+import type { EvaluationRequest } from '../evaluation-client.js';
 import { EvaluationError, isEvaluationError } from '../evaluation-error.js';
 import { describeErrorBody } from './describe-error-body.js';
 import { mapHttpStatus } from './map-http-status.js';
@@ -99,6 +101,9 @@ export function parseBaseURL(value: unknown, field = 'baseURL'): string {
   if (url.username !== '' || url.password !== '') {
     throw configuration(`${field} must not hold credentials; pass the key as apiKey`);
   }
+  if (url.search !== '' || url.hash !== '') {
+    throw configuration(`${field} must not have a query or a fragment; paths are appended to it`);
+  }
   return url.href.replace(/\/+$/, '');
 }
 
@@ -108,6 +113,39 @@ export function assertApiKey(value: unknown, field = 'apiKey'): asserts value is
   if (INVALID_HEADER_VALUE.test(value) || /[^\u0009\u0020-\u00ff]/.test(value)) {
     throw configuration(`${field} holds characters that cannot be sent in a header (a line break or a control character?)`);
   }
+}
+
+/** Checks a model name: a non-empty string. */
+export function assertModelName(value: unknown): asserts value is string {
+  if (typeof value !== 'string' || value.trim() === '') throw configuration('model must be a non-empty string');
+}
+
+/**
+ * Checks a request before anything is sent: an object with at least one
+ * question, each a yes/no question. Anything else is `invalid_request`.
+ */
+export function assertSendableRequest(request: unknown): asserts request is EvaluationRequest {
+  if (typeof request !== 'object' || request === null) {
+    throw new EvaluationError('invalid_request', 'evaluate needs a request { state, questions }');
+  }
+  const questions: unknown = (request as { questions?: unknown }).questions;
+  if (typeof questions !== 'object' || questions === null || Object.keys(questions).length === 0) {
+    throw new EvaluationError('invalid_request', 'a request needs at least one question');
+  }
+  for (const [name, question] of Object.entries(questions)) {
+    const type: unknown = (question as { type?: unknown } | null)?.type;
+    if (type !== 'boolean') {
+      throw new EvaluationError(
+        'invalid_request',
+        `question "${name}" has type ${describeValue(type)}; only yes/no questions (booleanQuestion) are supported`,
+      );
+    }
+  }
+}
+
+/** True for a token count a server reported: a finite number at or above 0. */
+export function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 /**
@@ -185,7 +223,8 @@ async function attemptOnce<T>(transport: HttpTransport, call: HttpCall<T>, signa
         ...(retryAfterMs === undefined || (kind !== 'rate_limited' && kind !== 'server') ? {} : { retryAfterMs }),
       });
     }
-    const text = await readLimitedText(response, MAX_RESPONSE_BYTES, controller.signal);
+    // Scrubbed before anything reads it, so that no message built from the body can quote the key.
+    const text = redactSecrets(await readLimitedText(response, MAX_RESPONSE_BYTES, controller.signal), transport.secrets);
     let json: unknown;
     try {
       json = JSON.parse(text);

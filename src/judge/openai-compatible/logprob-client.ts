@@ -8,7 +8,10 @@ import type {
 import { EvaluationError } from '../evaluation-error.js';
 import {
   assertApiKey,
+  assertModelName,
+  assertSendableRequest,
   createHttpTransport,
+  isTokenCount,
   parseBaseURL,
   sendWithRetries,
   type HttpClientOptions,
@@ -56,9 +59,7 @@ export function createLogprobClient(options: LogprobClientOptions): LogprobClien
   }
   const baseURL = parseBaseURL(options.baseURL);
   const { model, apiKey } = options;
-  if (typeof model !== 'string' || model.trim() === '') {
-    throw new EvaluationError('configuration', 'model must be a non-empty string');
-  }
+  assertModelName(model);
   if (apiKey !== undefined) assertApiKey(apiKey);
   const minLabelMass = options.minLabelMass ?? 0.5;
   if (typeof minLabelMass !== 'number' || !(minLabelMass > 0 && minLabelMass <= 1)) {
@@ -103,16 +104,8 @@ export function createLogprobClient(options: LogprobClientOptions): LogprobClien
     model,
     baseURL,
     async evaluate(request: EvaluationRequest, evaluateOptions: EvaluateOptions = {}): Promise<EvaluationResult> {
-      if (typeof request !== 'object' || request === null) {
-        throw new EvaluationError('invalid_request', 'evaluate needs a request { state, questions }');
-      }
-      const entries = Object.entries(request.questions ?? {});
-      if (entries.length === 0) throw new EvaluationError('invalid_request', 'a request needs at least one question');
-      for (const [name, question] of entries) {
-        if ((question as { type?: unknown } | null)?.type !== 'boolean') {
-          throw new EvaluationError('invalid_request', `question "${name}" is not a yes/no question (booleanQuestion)`);
-        }
-      }
+      assertSendableRequest(request);
+      const entries = Object.entries(request.questions);
       const replies = await mapWithConcurrency(
         entries,
         concurrency,
@@ -143,10 +136,9 @@ export function createLogprobClient(options: LogprobClientOptions): LogprobClien
 function readMeta(json: unknown): { model?: string; inputTokens?: number; outputTokens?: number } {
   const { model, usage } = json as { model?: unknown; usage?: unknown };
   const counts = typeof usage === 'object' && usage !== null ? (usage as Record<string, unknown>) : {};
-  const count = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
   return {
     ...(typeof model === 'string' && model !== '' ? { model } : {}),
-    ...(count(counts.prompt_tokens) ? { inputTokens: counts.prompt_tokens } : {}),
-    ...(count(counts.completion_tokens) ? { outputTokens: counts.completion_tokens } : {}),
+    ...(isTokenCount(counts.prompt_tokens) ? { inputTokens: counts.prompt_tokens } : {}),
+    ...(isTokenCount(counts.completion_tokens) ? { outputTokens: counts.completion_tokens } : {}),
   };
 }

@@ -2,6 +2,8 @@ import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationRe
 import { EvaluationError } from '../evaluation-error.js';
 import {
   assertApiKey,
+  assertModelName,
+  assertSendableRequest,
   createHttpTransport,
   parseBaseURL,
   sendWithRetries,
@@ -45,9 +47,7 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
   const { apiKey, model } = options;
   assertApiKey(apiKey);
   const baseURL = parseBaseURL(options.baseURL);
-  if (typeof model !== 'string' || model.trim() === '') {
-    throw new EvaluationError('configuration', 'model must be a non-empty string');
-  }
+  assertModelName(model);
   const transport = createHttpTransport(
     'System One',
     { ...options, headers: { ...options.headers, authorization: `Bearer ${apiKey}` } },
@@ -58,9 +58,7 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
     model,
     baseURL,
     async evaluate(request: EvaluationRequest, evaluateOptions: EvaluateOptions = {}): Promise<EvaluationResult> {
-      if (typeof request !== 'object' || request === null) {
-        throw new EvaluationError('invalid_request', 'evaluate needs a request { state, questions }');
-      }
+      assertSendableRequest(request);
       const questions = toSystemOneQuestions(request.questions);
       let body: string;
       try {

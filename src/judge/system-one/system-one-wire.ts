@@ -3,6 +3,7 @@
 import { describeValue } from '../../core/test-evidence.js';
 import type { EvaluationQuestions, EvaluationResult, EvaluationUsage } from '../evaluation-client.js';
 import { EvaluationError } from '../evaluation-error.js';
+import { assertSendableRequest, isTokenCount } from '../http/http-transport.js';
 import { checkProbability } from '../validate-evaluation-result.js';
 
 /** A yes/no question as the API takes it. */
@@ -24,18 +25,9 @@ export interface SystemOneModel {
  * `invalid_request` error, raised before anything is sent.
  */
 export function toSystemOneQuestions(questions: EvaluationQuestions): Record<string, SystemOneWireQuestion> {
-  if (typeof questions !== 'object' || questions === null || Object.keys(questions).length === 0) {
-    throw new EvaluationError('invalid_request', 'a request needs at least one question');
-  }
+  assertSendableRequest({ questions });
   const wire: Record<string, SystemOneWireQuestion> = {};
   for (const [name, question] of Object.entries(questions)) {
-    const type: unknown = (question as { type?: unknown } | null)?.type;
-    if (type !== 'boolean') {
-      throw new EvaluationError(
-        'invalid_request',
-        `question "${name}" has type ${describeValue(type)}; only yes/no questions (booleanQuestion) are supported`,
-      );
-    }
     wire[name] = {
       type: 'noul',
       ...(question.instructions === undefined ? {} : { instructions: question.instructions }),
@@ -97,9 +89,11 @@ export function readSystemOneModels(body: unknown): SystemOneModel[] {
 function readUsage(usage: unknown): EvaluationUsage | undefined {
   if (typeof usage !== 'object' || usage === null) return undefined;
   const { input_tokens: input, output_tokens: output } = usage as Record<string, unknown>;
-  const count = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
-  if (!count(input) && !count(output)) return undefined;
-  return { ...(count(input) ? { inputTokens: input } : {}), ...(count(output) ? { outputTokens: output } : {}) };
+  if (!isTokenCount(input) && !isTokenCount(output)) return undefined;
+  return {
+    ...(isTokenCount(input) ? { inputTokens: input } : {}),
+    ...(isTokenCount(output) ? { outputTokens: output } : {}),
+  };
 }
 
 function invalid(message: string): EvaluationError {

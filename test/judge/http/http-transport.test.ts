@@ -9,7 +9,8 @@ import { doneCriteria } from '../../../src/judge/boolean-question.js';
 import { checkCompletion } from '../../../src/judge/check-completion.js';
 import { decideCompletionAfterEvaluate } from '../../../src/judge/decide-completion-after-evaluate.js';
 import type { EvaluationClient } from '../../../src/judge/evaluation-client.js';
-import { EvaluationError, isEvaluationError, type EvaluationErrorKind } from '../../../src/judge/evaluation-error.js';
+import { EvaluationError, type EvaluationErrorKind } from '../../../src/judge/evaluation-error.js';
+import { rejection } from '../caught-errors.js';
 import type { HttpClientOptions } from '../../../src/judge/http/http-transport.js';
 import { createLogprobClient } from '../../../src/judge/openai-compatible/logprob-client.js';
 import { createSystemOneClient } from '../../../src/judge/system-one/system-one-client.js';
@@ -90,6 +91,16 @@ interface FaultCase {
   readonly status?: number;
   readonly check?: (error: EvaluationError, server: LoopbackServer) => void;
 }
+
+/** A handler that sends `total` bytes of body (never ending it when `end` is false). */
+const bigBody =
+  (total: number, headers: Record<string, string> = {}, end = true) =>
+  (_wire: Wire, server: LoopbackServer): Handler =>
+  async (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', ...headers });
+    await writeBytes(server, response, total);
+    if (end) response.end('"}');
+  };
 
 const status =
   (code: number, body: unknown = { error: { message: 'something went wrong' } }, headers: Record<string, string> = {}) =>
@@ -233,11 +244,7 @@ const CASES: readonly FaultCase[] = [
   },
   {
     name: 'a 20 MB body',
-    handler: (_wire, server) => async (_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      await writeBytes(server, response, 20 * MB);
-      response.end('"}');
-    },
+    handler: bigBody(20 * MB),
     kind: 'invalid_response',
     attempts: 1,
     status: 200,
@@ -249,11 +256,7 @@ const CASES: readonly FaultCase[] = [
   },
   {
     name: 'a 20 MB body declared by content-length',
-    handler: (_wire, server) => async (_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(20 * MB + 14) });
-      await writeBytes(server, response, 20 * MB);
-      response.end('"}');
-    },
+    handler: bigBody(20 * MB, { 'content-length': String(20 * MB + 14) }),
     kind: 'invalid_response',
     attempts: 1,
     status: 200,
@@ -264,10 +267,7 @@ const CASES: readonly FaultCase[] = [
   },
   {
     name: '9 MB then a stall (refused while reading, before the timeout)',
-    handler: (_wire, server) => async (_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      await writeBytes(server, response, 9 * MB);
-    },
+    handler: bigBody(9 * MB, {}, false),
     kind: 'invalid_response',
     attempts: 1,
     status: 200,
@@ -313,16 +313,6 @@ function expectNoKey(value: unknown): void {
     (value as Error).message ?? '',
   ];
   for (const view of views) expect(view).not.toContain(KEY);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<EvaluationError> {
-  try {
-    const value = await promise;
-    throw new Error(`expected an EvaluationError, got a decision: ${JSON.stringify(value)}`);
-  } catch (error) {
-    if (!isEvaluationError(error)) throw error;
-    return error;
-  }
 }
 
 for (const wire of WIRES) {

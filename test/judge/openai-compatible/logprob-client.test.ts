@@ -3,6 +3,7 @@ import { booleanQuestion, doneCriteria } from '../../../src/judge/boolean-questi
 import { decideCompletionAfterEvaluate } from '../../../src/judge/decide-completion-after-evaluate.js';
 import { isEvaluationError } from '../../../src/judge/evaluation-error.js';
 import { createLogprobClient } from '../../../src/judge/openai-compatible/logprob-client.js';
+import { thrown } from '../caught-errors.js';
 import { askedQuestion, chatBody, send, startLoopbackServer, type LoopbackServer } from '../loopback-server.js';
 
 const instructionsOf = (questions: typeof doneCriteria) =>
@@ -112,12 +113,7 @@ describe('createLogprobClient configuration', () => {
     [{ baseURL: 'http://127.0.0.1:1/v1', model: 'm', concurrency: 0 }, 'concurrency'],
     [{ baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: 'a\nb' }, 'apiKey'],
   ])('refuses %j naming %s', (options, field) => {
-    let error: unknown;
-    try {
-      createLogprobClient(options as never);
-    } catch (caught) {
-      error = caught;
-    }
+    const error = thrown(() => createLogprobClient(options as never));
     expect(isEvaluationError(error) && error.kind).toBe('configuration');
     expect((error as Error).message).toContain(field);
   });

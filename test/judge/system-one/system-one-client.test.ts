@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doneCriteria } from '../../../src/judge/boolean-question.js';
 import { isEvaluationError } from '../../../src/judge/evaluation-error.js';
 import { createSystemOneClient } from '../../../src/judge/system-one/system-one-client.js';
+import { thrown } from '../caught-errors.js';
 import { send, startLoopbackServer, systemOneBody, type LoopbackServer } from '../loopback-server.js';
 
 const KEY = 'so-test-4b1d9e77c0a2';
@@ -75,6 +76,24 @@ describe('createSystemOneClient on a loopback server', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('never quotes a long key that a server echoes into an answer, not even its start', async () => {
+    const longKey = `so-live-${'9f3c2a71'.repeat(8)}`;
+    server.handle = (request, response) =>
+      send(response, 200, {
+        model: 'm',
+        answers: {
+          acceptanceCovered: { type: 'noul', noul: String(request.headers.authorization) },
+          noOpenQuestions: { type: String(request.headers.authorization), noul: 0.5 },
+        },
+      });
+    const client = createSystemOneClient({ apiKey: longKey, baseURL: server.baseURL, model: 'm' });
+    const error = await client.evaluate({ state: 's', questions: doneCriteria }).catch((caught: unknown) => caught);
+    expect(isEvaluationError(error) && error.kind).toBe('invalid_response');
+    const shown = inspect(error, { depth: 10 });
+    expect(shown).not.toContain(longKey.slice(0, 12));
+    expect(shown).toContain('[redacted]');
+  });
+
   it('keeps the key out of the client object', () => {
     const client = createSystemOneClient({ apiKey: KEY, baseURL: server.baseURL, model: 'm' });
     expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(KEY);
@@ -92,6 +111,7 @@ describe('createSystemOneClient configuration', () => {
     ['a relative base URL', { baseURL: '/v1' }, 'baseURL'],
     ['a base URL with another scheme', { baseURL: 'ftp://example.com' }, 'baseURL'],
     ['credentials in the base URL', { baseURL: 'https://user:pw@example.com/v1' }, 'baseURL'],
+    ['a query in the base URL', { baseURL: 'https://example.com/v1?key=abc' }, 'baseURL'],
     ['no model', { model: ' ' }, 'model'],
     ['a zero timeout', { timeoutMs: 0 }, 'timeoutMs'],
     ['negative retries', { maxRetries: -1 }, 'maxRetries'],
@@ -99,12 +119,7 @@ describe('createSystemOneClient configuration', () => {
     ['a header with a line break', { headers: { 'x-a': 'b\r\nc' } }, 'headers'],
     ['a bad retry timing', { retryTiming: { initialDelayMs: -5 } }, 'initialDelayMs'],
   ])('refuses %s with a configuration error naming %s, without the key', (_label, patch, field) => {
-    let error: unknown;
-    try {
-      createSystemOneClient({ ...base, ...patch } as never);
-    } catch (caught) {
-      error = caught;
-    }
+    const error = thrown(() => createSystemOneClient({ ...base, ...patch } as never));
     expect(isEvaluationError(error) && error.kind).toBe('configuration');
     expect((error as Error).message).toContain(field);
     expect(inspect(error)).not.toContain(KEY);

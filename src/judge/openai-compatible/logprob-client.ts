@@ -6,16 +6,9 @@ import type {
   EvaluationResult,
 } from '../evaluation-client.js';
 import { EvaluationError } from '../evaluation-error.js';
-import {
-  assertApiKey,
-  assertModelName,
-  assertSendableRequest,
-  createHttpTransport,
-  isTokenCount,
-  parseBaseURL,
-  sendWithRetries,
-  type HttpClientOptions,
-} from '../http/http-transport.js';
+import { assertApiKey, assertModelName, createHttpTransport, parseBaseURL, type HttpClientOptions } from '../http/http-transport.js';
+import { sendWithRetries } from '../http/send-with-retries.js';
+import { assertSendableRequest, isTokenCount } from '../http/wire-checks.js';
 import { buildLogprobMessages } from './logprob-prompt.js';
 import { mapWithConcurrency } from './map-with-concurrency.js';
 import { readYesProbability } from './read-yes-probability.js';

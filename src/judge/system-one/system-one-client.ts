@@ -1,14 +1,8 @@
 import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationResult } from '../evaluation-client.js';
 import { EvaluationError } from '../evaluation-error.js';
-import {
-  assertApiKey,
-  assertModelName,
-  assertSendableRequest,
-  createHttpTransport,
-  parseBaseURL,
-  sendWithRetries,
-  type HttpClientOptions,
-} from '../http/http-transport.js';
+import { assertApiKey, assertModelName, createHttpTransport, parseBaseURL, type HttpClientOptions } from '../http/http-transport.js';
+import { sendWithRetries } from '../http/send-with-retries.js';
+import { assertSendableRequest } from '../http/wire-checks.js';
 import { readSystemOneAnswers, readSystemOneModels, toSystemOneQuestions, type SystemOneModel } from './system-one-wire.js';
 
 /** Options of {@link createSystemOneClient}. */

@@ -3,7 +3,7 @@
 import { describeValue } from '../../core/test-evidence.js';
 import type { EvaluationQuestions, EvaluationResult, EvaluationUsage } from '../evaluation-client.js';
 import { EvaluationError } from '../evaluation-error.js';
-import { assertSendableRequest, isTokenCount } from '../http/http-transport.js';
+import { assertSendableRequest, isTokenCount } from '../http/wire-checks.js';
 import { checkProbability } from '../validate-evaluation-result.js';
 
 /** A yes/no question as the API takes it. */

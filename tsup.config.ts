@@ -6,6 +6,9 @@ const entries = {
   providers: 'src/providers/index.ts',
   calibrate: 'src/calibrate/index.ts',
   evidence: 'src/evidence/index.ts',
+  'system-one': 'src/judge/system-one/index.ts',
+  'openai-compatible': 'src/judge/openai-compatible/index.ts',
+  testing: 'src/testing/index.ts',
   hosts: 'src/hosts/index.ts',
 };
 

@@ -93,16 +93,31 @@ export type {
 export { booleanQuestion, doneCriteria } from './judge/boolean-question.js';
 export type {
   BooleanCriteria,
+  CriterionText,
   BooleanQuestion,
+  EvaluationState,
   EvaluationQuestions,
   EvaluationRequest,
   EvaluateOptions,
   EvaluationUsage,
+  EvaluationAnswer,
   EvaluationResult,
   EvaluationClient,
 } from './judge/evaluation-client.js';
-export { EvaluationError, isEvaluationError } from './judge/evaluation-error.js';
-export type { EvaluationErrorKind, EvaluationErrorOptions } from './judge/evaluation-error.js';
+export { EvaluationError, isEvaluationError, isRetryableEvaluationError } from './judge/evaluation-error.js';
+export type { EvaluationErrorKind, EvaluationErrorOptions, EvaluationErrorJson } from './judge/evaluation-error.js';
+export { validateEvaluationResult, checkProbability, assertEvaluationQuestions } from './judge/validate-evaluation-result.js';
+export type { ValidatedEvaluation } from './judge/validate-evaluation-result.js';
+export { createCompletionRequest } from './judge/completion-request.js';
+export type { CompletionInput, CompletionState, CompletionRequest } from './judge/completion-request.js';
+export { checkCompletion } from './judge/check-completion.js';
+export type { CompletionCheck, CompletionCheckInput, EvaluatedProbabilities } from './judge/check-completion.js';
+export { decideCompletionAfterEvaluate } from './judge/decide-completion-after-evaluate.js';
+export type { CompletionStepInput, EvaluatedCompletionAction } from './judge/decide-completion-after-evaluate.js';
+export { createCachedClient } from './judge/cached-client.js';
+export type { CachedClient, CachedClientOptions } from './judge/cached-client.js';
+export { estimateEvaluationCost, DEFAULT_BLOCK_BYTES } from './judge/estimate-evaluation-cost.js';
+export type { EvaluationPricing, EvaluationCostEstimate } from './judge/estimate-evaluation-cost.js';
 export { parseRunTrace, formatRunTraceError } from './replay/run-trace.js';
 export type { RunTrace, RunTraceHeader, RunTraceStep, RunTraceError, RunTraceResult } from './replay/run-trace.js';
 export { replayRun, summarizeReplays } from './replay/replay-run.js';

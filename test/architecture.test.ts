@@ -23,4 +23,15 @@ describe('architecture', () => {
       }
     }
   });
+
+  it('keeps the decision-model clients and test doubles free of node:* imports and runtime dependencies', () => {
+    const files = [...sourceFiles('src/judge'), ...sourceFiles('src/testing')];
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const imports = [...text.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1]);
+      for (const specifier of imports) expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\.?\//);
+      expect(/\brequire\(/.test(text), `${file} uses require`).toBe(false);
+    }
+  });
 });

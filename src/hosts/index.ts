@@ -44,4 +44,4 @@ export type { HookSessionState, StopAttempt, StopOutcomeKind } from './hook-sess
 export { runStopHook } from './run-stop-hook.js';
 export type { StopHookRun, RunStopHookOptions } from './run-stop-hook.js';
 export type { HookTestRunner, HookTestResult } from './hook-test-runner.js';
-export type { HookDecisionModel, HookCompletionRequest } from './hook-decision-model.js';
+export { createConfiguredClient } from './configured-client.js';

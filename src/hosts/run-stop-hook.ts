@@ -6,14 +6,14 @@ import { encodeClaudeCodeOutput } from './encode-claude-code-output.js';
 import { encodeCodexOutput } from './encode-codex-output.js';
 import { encodeCursorOutput } from './encode-cursor-output.js';
 import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js';
-import type { HookDecisionModel } from './hook-decision-model.js';
+import type { EvaluationClient } from '../judge/evaluation-client.js';
 import { isStopEventName, type HookHost } from './hook-host.js';
 import { beginStopAttempt, isReentry, recordStopOutcome, type StopOutcomeKind } from './hook-session-state.js';
 import { ensureStateDir, pruneHookSessionStates, readHookSessionState, sessionStateFileName, writeHookSessionState } from './hook-session-store.js';
 import type { HookTestRunner } from './hook-test-runner.js';
 import { loadStopwiseConfig } from './load-stopwise-config.js';
 import { hostSignalsReentry, parseStopHookInput, stopHookSessionId, stopHookWorkingDirectory, type StopHookInput } from './stop-hook-input.js';
-import type { JudgeConfig, StopwiseConfig } from './stopwise-config.js';
+import type { StopwiseConfig } from './stopwise-config.js';
 
 /** What the hook process prints and how it exits. */
 export interface StopHookRun {
@@ -30,8 +30,12 @@ export interface RunStopHookOptions {
   readonly now?: () => Date;
   /** Runs the tests (default: the configured command, run as a child process). */
   readonly testRunner?: HookTestRunner;
-  /** Makes the decision-model client from the configuration, or says why it cannot (default: the configured client). */
-  readonly createDecisionModel?: (judge: JudgeConfig, env: NodeJS.ProcessEnv) => Promise<HookDecisionModel | Error>;
+  /**
+   * The decision model to ask when the evidence does not decide. Default: the
+   * client `judge` configures (none with `judge.client: 'none'`); a client
+   * given here is asked whatever `judge.client` says.
+   */
+  readonly client?: EvaluationClient;
 }
 
 /**
@@ -136,15 +140,11 @@ async function decideLocked(
 
   const attempt = beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds);
   const capped = decideFromEvidence(tests, attempt.loop, config.policy);
-  const needsModel = capped === undefined && !reEntered && config.judge.client !== 'none' && !noTestsRan(tests);
+  const needsModel = capped === undefined && !reEntered && (options.client !== undefined || config.judge.client !== 'none') && !noTestsRan(tests);
   let checked: StopHookCheck;
   if (needsModel) {
-    const create = options.createDecisionModel ?? (await import('./internal-decision-model.js')).createConfiguredDecisionModel;
-    const model = await create(config.judge, env);
-    checked =
-      model instanceof Error
-        ? model
-        : await model.check({ task: config.task, acceptance: config.acceptance, output: input.last_assistant_message ?? '', tests, policy: config.policy });
+    const client = options.client ?? (await import('./configured-client.js')).createConfiguredClient(config.judge, env);
+    checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests);
   }
   const decision = decideStopHook(input, checked, tests, { reEntered, loop: attempt.loop, policy: config.policy });
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
@@ -152,6 +152,22 @@ async function decideLocked(
   const criteriaBlock = kind === 'block' && !testsFailed(tests) && !noTestsRan(tests);
   const additionalContext = criteriaBlock ? describeTask(config) : undefined;
   return { decision, ...(additionalContext === undefined ? {} : { additionalContext }) };
+}
+
+/** The completion check of the turn: the judgement, or the error that kept the model from answering (never thrown). */
+async function askDecisionModel(client: EvaluationClient, config: StopwiseConfig, input: StopHookInput, tests: TestEvidence): Promise<StopHookCheck> {
+  const { checkCompletion } = await import('../judge/check-completion.js');
+  try {
+    return await checkCompletion(client, {
+      task: config.task,
+      output: input.last_assistant_message ?? '',
+      acceptance: config.acceptance,
+      tests,
+      policy: config.policy,
+    });
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
 
 function describeTask(config: StopwiseConfig): string | undefined {

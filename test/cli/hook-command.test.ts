@@ -351,20 +351,20 @@ describe('stopwise hook: hostile and broken input', () => {
     const judge = { ...model.judge, timeoutMs: 300 };
     const dir = project({ task: 'Reject expired tokens', judge });
     const red = await hook('claude-code', dir, stopInput(dir), model.env);
-    expect(answer('claude-code', red)).toMatchObject({ decision: 'block', systemMessage: expect.stringContaining('no answer within 300 ms') });
+    expect(answer('claude-code', red)).toMatchObject({ decision: 'block', systemMessage: expect.stringMatching(/no answer from System One .* within 300 ms/) });
     setTests(dir, GREEN);
     const green = answer('claude-code', await hook('claude-code', dir, stopInput(dir, { session_id: 'other' }), model.env));
     expect(Object.keys(green ?? {})).toEqual(['systemMessage']);
-    expect(green?.systemMessage).toMatch(/tests pass, but the decision model could not be asked \(no answer within 300 ms\).*A person should look/);
+    expect(green?.systemMessage).toMatch(/tests pass, but the decision model could not be asked \(no answer from System One .* within 300 ms.*A person should look/);
   });
 
   it('still blocks red tests when the decision model answers 500, and lets green ones stop with a message', async () => {
     const model = await decisionModel(() => ({ status: 500, json: { error: 'internal' } }));
     const dir = project({ task: 'Reject expired tokens', judge: model.judge });
-    expect(answer('codex', await hook('codex', dir, stopInput(dir), model.env))).toMatchObject({ decision: 'block', systemMessage: expect.stringContaining('HTTP 500') });
+    expect(answer('codex', await hook('codex', dir, stopInput(dir), model.env))).toMatchObject({ decision: 'block', systemMessage: expect.stringContaining('System One answered 500') });
     setTests(dir, GREEN);
     const green = answer('codex', await hook('codex', dir, stopInput(dir, { session_id: 'other' }), model.env));
-    expect(green?.systemMessage).toMatch(/could not be asked \(HTTP 500/);
+    expect(green?.systemMessage).toMatch(/could not be asked \(System One answered 500/);
   });
 
   it('lets green tests stop with a message when the API key variable is not set', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
 import { EvaluationError } from '../../src/judge/evaluation-error.js';
-import type { HookDecisionModel, HookCompletionRequest } from '../../src/hosts/hook-decision-model.js';
+import { createScriptedClient } from '../../src/testing/scripted-client.js';
 import type { HookTestResult, HookTestRunner } from '../../src/hosts/hook-test-runner.js';
 import { runStopHook } from '../../src/hosts/run-stop-hook.js';
 
@@ -33,46 +33,58 @@ const stdin = (dir: string, extra: Record<string, unknown> = {}) =>
 
 describe('runStopHook', () => {
   it('runs with the given test runner and decision model, and passes the last evidence on', async () => {
-    const dir = project({ task: 'Ship the login page', judge: { client: 'system-one' } });
+    const dir = project({ task: 'Ship the login page', acceptance: ['errors are shown'], judge: { client: 'system-one' } });
     const red: TestEvidence = { passed: false, failed: ['login > shows errors'], ran: 4 };
     const green: TestEvidence = { passed: true, failed: [], ran: 4 };
-    const runner = scriptedRunner([{ outcome: 'ran', evidence: red }, { outcome: 'reused', evidence: green }]);
-    const asked: HookCompletionRequest[] = [];
-    const model: HookDecisionModel = {
-      async check(request) {
-        asked.push(request);
-        return { modelSaysDone: request.tests.passed, probabilities: { acceptanceCovered: request.tests.passed ? 0.9 : 0.2 } };
-      },
-    };
-    const options = { env: {}, testRunner: runner, createDecisionModel: async () => model };
+    const runner = scriptedRunner([{ outcome: 'ran', evidence: red }, { outcome: 'reused', evidence: green }, { outcome: 'ran', evidence: green }]);
+    const client = createScriptedClient([
+      { acceptanceCovered: 0.2, noOpenQuestions: 0.9 },
+      { acceptanceCovered: 0.95, noOpenQuestions: 0.9 },
+    ]);
+    const options = { env: {}, testRunner: runner, client };
     const first = await runStopHook('claude-code', stdin(dir), options);
     expect(JSON.parse(first.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('login > shows errors') });
-    const second = await runStopHook('claude-code', stdin(dir), { ...options });
-    expect(second).toEqual({ exitCode: 0, stdout: '', stderr: '' });
-    expect(runner.previous).toEqual([undefined, expect.objectContaining(red)]);
-    expect(asked.map((request) => request.tests.passed)).toEqual([false]);
+    expect(client.calls[0]?.state).toMatchObject({
+      task: 'Ship the login page',
+      output: 'done',
+      acceptance: ['errors are shown'],
+      tests: { passed: false, ran: 4, failed: ['login > shows errors'] },
+    });
+    const reentry = await runStopHook('claude-code', stdin(dir), options);
+    expect(reentry).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(client.calls).toHaveLength(1);
+    const fresh = await runStopHook('claude-code', stdin(dir), options);
+    expect(fresh).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(client.calls).toHaveLength(2);
+    expect(runner.previous).toEqual([undefined, expect.objectContaining(red), expect.objectContaining(green)]);
   });
 
   it('does not ask the model when the evidence decides, and lets a model error through as a message', async () => {
     const dir = project({ task: 't', judge: { client: 'system-one' }, maxConsecutiveBlocks: 5 });
-    let created = 0;
+    const client = createScriptedClient([new EvaluationError('rate_limited', 'HTTP 429 from System One', { status: 429 })]);
     const options = {
       env: {},
       testRunner: scriptedRunner([
         { outcome: 'ran', evidence: { passed: false, failed: [], ran: 0 } },
         { outcome: 'ran', evidence: { passed: true, failed: [], ran: 3 } },
       ]),
-      createDecisionModel: async () => {
-        created++;
-        return new EvaluationError('configuration', 'missing STOPWISE_KEY');
-      },
+      client,
     };
     const none = await runStopHook('codex', stdin(dir), options);
     expect(JSON.parse(none.stdout).reason).toMatch(/^No tests ran/);
-    expect(created).toBe(0);
+    expect(client.calls).toHaveLength(0);
     const green = await runStopHook('codex', stdin(dir), options);
-    expect(JSON.parse(green.stdout)).toEqual({ systemMessage: expect.stringContaining('missing STOPWISE_KEY') });
-    expect(created).toBe(1);
+    expect(JSON.parse(green.stdout)).toEqual({ systemMessage: expect.stringContaining('HTTP 429 from System One') });
+    expect(client.calls).toHaveLength(1);
+  });
+
+  it('never asks a model when none is configured or given', async () => {
+    const dir = project({});
+    const run = await runStopHook('claude-code', stdin(dir), {
+      env: { SYSTEM_ONE_API_KEY: 'k', SYSTEM_ONE_BASE_URL: 'http://127.0.0.1:9/v1', SYSTEM_ONE_MODEL: 'm' },
+      testRunner: scriptedRunner([{ outcome: 'ran', evidence: { passed: true, failed: [], ran: 2 } }]),
+    });
+    expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 
   it('turns an unexpected failure into an allowed stop with a message, never a crash', async () => {

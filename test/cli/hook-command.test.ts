@@ -401,6 +401,12 @@ describe('stopwise hook: hostile and broken input', () => {
     expect(answer('claude-code', run)?.decision).toBe('block');
   });
 
+  it('prints its help', async () => {
+    const run = await runCli(['hook', '--help'], { env: ENV });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^usage: stopwise hook <claude-code\|codex\|cursor>/);
+  });
+
   it('exits 2 on a usage error', async () => {
     for (const args of [['hook'], ['hook', 'vscode'], ['hook', 'codex', 'extra']]) {
       const run = await runCli(args, { env: ENV });

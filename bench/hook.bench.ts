@@ -38,8 +38,10 @@ export default async function run(): Promise<void> {
       join(dir, 'stopwise.config.json'),
       JSON.stringify({ tests: { command: 'printf', args: ['TAP version 13\n1..1\nok 1 - passes\n'] }, judge: { client: 'none' } }),
     );
-    const input = JSON.stringify({ session_id: 'bench', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.' });
-    const probe = spawnSync(process.execPath, [CLI, 'hook', 'claude-code'], { cwd: dir, input, encoding: 'utf8' });
+    // A new session every run: the first stop of a session always runs the test command (no earlier pass to reuse).
+    const input = (run: number) =>
+      JSON.stringify({ session_id: `bench-${run}`, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.' });
+    const probe = spawnSync(process.execPath, [CLI, 'hook', 'claude-code'], { cwd: dir, input: input(-1), encoding: 'utf8' });
     if (probe.status !== 0 || probe.stdout !== '') throw new Error(`the hook did not allow the stop: ${probe.stdout}${probe.stderr}`);
 
     const library = join(dir, 'library-hook.mjs');
@@ -54,8 +56,8 @@ export default async function run(): Promise<void> {
     const unbundled: number[] = [];
     for (let i = 0; i < WARMUP + RUNS; i++) {
       const b = time(['-e', ''], dir, '');
-      const h = time([CLI, 'hook', 'claude-code'], dir, input);
-      const u = time([library], dir, input);
+      const h = time([CLI, 'hook', 'claude-code'], dir, input(2 * i));
+      const u = time([library], dir, input(2 * i + 1));
       if (i >= WARMUP) {
         bare.push(b);
         hook.push(h);

@@ -74,6 +74,8 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       return answer.finish({ systemMessage: `stopwise: ${what}; the stop was allowed unchecked. ${fix}` });
     }
     const { config, projectDir } = loaded;
+    const runnerModule = options.testRunner === undefined ? import('./evidence-test-runner.js') : undefined;
+    runnerModule?.then((module) => module.preloadTestReader(config.tests), () => undefined);
     const stateDir = resolve(projectDir, config.stateDir);
     await ensureStateDir(stateDir);
     const statePath = join(stateDir, sessionStateFileName(host, stopHookSessionId(input) ?? '', input.agent_id));
@@ -87,7 +89,7 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       });
     }
     try {
-      const decision = await decideLocked(host, input, config, projectDir, statePath, answer, { env, now, options });
+      const decision = await decideLocked(host, input, config, projectDir, statePath, answer, { env, now, options, runnerModule });
       await pruneHookSessionStates(stateDir, now()).catch(() => undefined);
       return answer.finish(decision.decision, decision.additionalContext);
     } finally {
@@ -107,7 +109,12 @@ async function decideLocked(
   projectDir: string,
   statePath: string,
   answer: HookAnswer,
-  context: { env: NodeJS.ProcessEnv; now: () => Date; options: RunStopHookOptions },
+  context: {
+    env: NodeJS.ProcessEnv;
+    now: () => Date;
+    options: RunStopHookOptions;
+    runnerModule: Promise<typeof import('./evidence-test-runner.js')> | undefined;
+  },
 ): Promise<{ decision: StopHookDecision; additionalContext?: string }> {
   const { env, now, options } = context;
   const read = await readHookSessionState(statePath, now());
@@ -124,7 +131,7 @@ async function decideLocked(
   }
 
   const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
-  const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
+  const runner = options.testRunner ?? (await (context.runnerModule ?? import('./evidence-test-runner.js'))).evidenceTestRunner;
   const run = await runner.run(config.tests, { cwd: projectDir, env, ...(state.lastEvidence === undefined ? {} : { previous: state.lastEvidence }) });
   if (run.outcome === 'timeout') {
     const decision = {

@@ -1,6 +1,6 @@
-import { read } from 'node:fs';
 import { runStopHook } from '../hosts/run-stop-hook.js';
 import type { CliIo } from './cli-io.js';
+import { readStdin } from './read-stdin.js';
 import { hostArgument } from './host-argument.js';
 
 const HELP = `usage: stopwise hook <claude-code|codex|cursor>
@@ -34,47 +34,4 @@ export async function hookCommand(argv: readonly string[], io: CliIo): Promise<n
   if (run.stdout !== '') io.stdout(run.stdout);
   if (run.stderr !== '') io.stderr(run.stderr);
   return run.exitCode;
-}
-
-/**
- * Reads stdin to its end, or `undefined` past `limit` bytes. Plain reads of
- * fd 0 (no stream set up, a few milliseconds less at every agent turn); a
- * stdin that cannot be read that way (a non-blocking pipe) is read as a stream.
- */
-async function readStdin(limit: number): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const buffer = Buffer.allocUnsafe(64 * 1024);
-  for (;;) {
-    let count: number;
-    try {
-      count = await new Promise<number>((resolve, reject) => read(0, buffer, 0, buffer.length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN' || code === 'EWOULDBLOCK' || code === 'EINVAL' || code === 'EISDIR') return readStdinStream(limit, chunks, size);
-      throw error;
-    }
-    if (count === 0) return Buffer.concat(chunks).toString('utf8');
-    size += count;
-    if (size > limit) return undefined;
-    chunks.push(Buffer.from(buffer.subarray(0, count)));
-  }
-}
-
-function readStdinStream(limit: number, chunks: Buffer[], initialSize: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    let size = initialSize;
-    const stdin = process.stdin;
-    stdin.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        stdin.destroy();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    stdin.on('error', reject);
-  });
 }

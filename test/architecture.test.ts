@@ -23,4 +23,34 @@ describe('architecture', () => {
       }
     }
   });
+
+  it('imports the AI SDK and LangGraph only from their own integration folders', () => {
+    for (const file of sourceFiles('src')) {
+      const text = readFileSync(file, 'utf8');
+      const relative = file.slice(root.length + 1).replaceAll('\\', '/');
+      const imports = [...text.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1] ?? '');
+      for (const specifier of imports) {
+        if (specifier === 'ai' || specifier.startsWith('ai/')) expect(relative).toMatch(/^src\/integrations\/ai-sdk\//);
+        if (specifier.startsWith('@langchain/')) expect(relative).toMatch(/^src\/integrations\/langgraph\//);
+      }
+    }
+  });
+
+  it('builds a main entry that loads no package but Node built-ins, so the core never pulls in an integration', () => {
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(join(root, 'dist', file), 'utf8');
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        const specifier = match[1] ?? '';
+        if (specifier.startsWith('./')) visit(specifier.slice(2));
+        else if (!specifier.startsWith('node:')) bare.add(specifier);
+      }
+    };
+    visit('index.js');
+    expect(seen.size).toBeGreaterThan(1);
+    expect([...bare]).toEqual([]);
+  });
 });

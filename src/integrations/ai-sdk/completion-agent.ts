@@ -1,0 +1,32 @@
+import { ToolLoopAgent, type ToolLoopAgentSettings, type ToolSet } from 'ai';
+import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
+import { completionStopWhen, type CompletionCheck } from './completion-stop-when.js';
+
+/** Settings of {@link createCompletionAgent}: a `ToolLoopAgent`'s settings with a completion check instead of `stopWhen`. */
+export type CompletionAgentSettings<TOOLS extends ToolSet = ToolSet> = Omit<
+  ToolLoopAgentSettings<never, TOOLS>,
+  'stopWhen' | 'tools'
+> & {
+  readonly tools: TOOLS;
+  readonly checkDone: CompletionCheck<TOOLS>;
+  readonly maxSteps?: number;
+};
+
+/**
+ * A `ToolLoopAgent` that stops at the hard cap or when `checkDone` says the
+ * task is done, whichever comes first. Every other setting goes to the agent
+ * unchanged.
+ *
+ * @example
+ * const agent = createCompletionAgent({ model, tools, checkDone: async () => (await runTests()).passed, maxSteps: 25 });
+ * const result = await agent.generate({ prompt: 'Fix the failing test in paginate.ts' });
+ */
+export function createCompletionAgent<TOOLS extends ToolSet>(
+  settings: CompletionAgentSettings<TOOLS>,
+): ToolLoopAgent<never, TOOLS> {
+  const { checkDone, maxSteps = MAX_AGENT_STEPS, ...agentSettings } = settings;
+  return new ToolLoopAgent<never, TOOLS>({
+    ...agentSettings,
+    stopWhen: completionStopWhen(checkDone, maxSteps),
+  });
+}

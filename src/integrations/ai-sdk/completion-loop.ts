@@ -64,7 +64,8 @@ export async function driveCompletionLoop(driver: CompletionLoopDriver): Promise
     const generated: unknown = await driver.generateStep(step, retry);
     const text = (generated as { text?: unknown } | null | undefined)?.text;
     if (typeof text !== 'string') {
-      throw new TypeError(`step ${step} must resolve to { text: string }, got ${describeValue(generated)}`);
+      const got = typeof generated === 'object' && generated !== null ? `text ${describeValue(text)}` : describeValue(generated);
+      throw new TypeError(`step ${step} must resolve to { text: string }, got ${got}`);
     }
     const tests = await driver.readTests(step, text);
     assertTestEvidence(tests);

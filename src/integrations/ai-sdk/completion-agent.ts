@@ -25,8 +25,8 @@ export function createCompletionAgent<TOOLS extends ToolSet>(
   settings: CompletionAgentSettings<TOOLS>,
 ): ToolLoopAgent<never, TOOLS> {
   const { checkDone, maxSteps = MAX_AGENT_STEPS, ...agentSettings } = settings;
-  return new ToolLoopAgent<never, TOOLS>({
-    ...agentSettings,
-    stopWhen: completionStopWhen(checkDone, maxSteps),
-  });
+  // The settings are the caller's, unchanged; the cast only restores what `Omit`
+  // loses over the SDK's generic settings type (needed with ai 7).
+  const base = agentSettings as Partial<ToolLoopAgentSettings<never, TOOLS>> as ToolLoopAgentSettings<never, TOOLS>;
+  return new ToolLoopAgent<never, TOOLS>({ ...base, stopWhen: completionStopWhen<TOOLS>(checkDone, maxSteps) });
 }

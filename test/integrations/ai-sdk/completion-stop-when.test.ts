@@ -1,28 +1,9 @@
-import { generateText, tool, ToolLoopAgent } from 'ai';
+import { generateText, ToolLoopAgent } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { completionStopWhen, createCompletionStopWhen } from '../../../src/integrations/ai-sdk/completion-stop-when.js';
+import { editWorkspace as workspace } from './fixtures.js';
 import { textResult, toolLoopModel } from './mock-model.js';
-
-/** A workspace whose test suite starts passing after `fixesNeeded` edits. */
-function workspace(fixesNeeded: number) {
-  let edits = 0;
-  return {
-    tools: {
-      edit: tool({
-        description: 'Edit a file',
-        inputSchema: z.object({ step: z.number() }),
-        execute: async () => {
-          edits += 1;
-          return 'ok';
-        },
-      }),
-    },
-    runTests: async () => ({ passed: edits >= fixesNeeded, failed: edits >= fixesNeeded ? [] : ['paginate > last page'], ran: 12 }),
-    edits: () => edits,
-  };
-}
 
 describe('createCompletionStopWhen', () => {
   it('stops a real generateText loop as soon as the async check says done', async () => {
@@ -35,7 +16,7 @@ describe('createCompletionStopWhen', () => {
       prompt: 'Fix paginate',
       stopWhen: createCompletionStopWhen(async (steps) => {
         seen.push(steps.length);
-        return (await ws.runTests()).passed;
+        return ws.readTests().passed;
       }),
     });
     expect(result.steps).toHaveLength(3);
@@ -112,7 +93,7 @@ describe('completionStopWhen', () => {
     const agent = new ToolLoopAgent({
       model,
       tools: ws.tools,
-      stopWhen: completionStopWhen(async () => (await ws.runTests()).passed, 5),
+      stopWhen: completionStopWhen(async () => ws.readTests().passed, 5),
     });
     const result = await agent.generate({ prompt: 'Fix paginate' });
     expect(result.steps).toHaveLength(5);
@@ -125,7 +106,7 @@ describe('completionStopWhen', () => {
     const agent = new ToolLoopAgent({
       model,
       tools: ws.tools,
-      stopWhen: completionStopWhen(async () => (await ws.runTests()).passed, 5),
+      stopWhen: completionStopWhen(async () => ws.readTests().passed, 5),
     });
     const result = await agent.generate({ prompt: 'Fix paginate' });
     expect(result.steps).toHaveLength(2);

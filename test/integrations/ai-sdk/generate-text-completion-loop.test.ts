@@ -2,26 +2,12 @@ import { tool, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { TestEvidence } from '../../../src/core/test-evidence.js';
 import { EvaluationError, isEvaluationError } from '../../../src/judge/evaluation-error.js';
 import type { CompletionDecision } from '../../../src/integrations/ai-sdk/completion-loop.js';
 import { runGenerateTextCompletionLoop } from '../../../src/integrations/ai-sdk/generate-text-completion-loop.js';
 import { answeringClient } from './answering-client.js';
+import { ACCEPTANCE, DONE, FAIL, NONE, NOT_DONE, PASS, TASK, UNSURE } from './fixtures.js';
 import { textResult, toolCallResult } from './mock-model.js';
-
-const TASK = 'Fix the off-by-one in paginate() so the last partial page is returned.';
-const ACCEPTANCE = ['the last partial page is returned', 'an empty list gives no pages'];
-const PASS: TestEvidence = { passed: true, failed: [], ran: 31 };
-const NONE: TestEvidence = { passed: false, failed: [], ran: 0 };
-const FAIL: TestEvidence = {
-  passed: false,
-  failed: ['paginate > last page'],
-  ran: 31,
-  failures: [{ name: 'paginate > last page', message: 'expected [7] to equal []' }],
-};
-const DONE = { acceptanceCovered: 0.93, noOpenQuestions: 0.9 };
-const NOT_DONE = { acceptanceCovered: 0.2, noOpenQuestions: 0.9 };
-const UNSURE = { acceptanceCovered: 0.55, noOpenQuestions: 0.9 };
 
 function readFileTool(reads: string[]) {
   return tool({

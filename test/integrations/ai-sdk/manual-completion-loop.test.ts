@@ -8,20 +8,8 @@ import {
   runManualCompletionLoop,
   type ManualCompletionLoopOptions,
 } from '../../../src/integrations/ai-sdk/manual-completion-loop.js';
+import { DONE as SURE, FAIL, NONE, NOT_DONE, PASS, TASK, UNSURE } from './fixtures.js';
 import { promptText, textResult } from './mock-model.js';
-
-const TASK = 'Fix the off-by-one in paginate() so the last partial page is returned.';
-const PASS: TestEvidence = { passed: true, failed: [], ran: 31 };
-const NONE: TestEvidence = { passed: false, failed: [], ran: 0 };
-const FAIL: TestEvidence = {
-  passed: false,
-  failed: ['paginate > last page'],
-  ran: 31,
-  failures: [{ name: 'paginate > last page', message: 'expected [7] to equal []' }],
-};
-const SURE = { acceptanceCovered: 0.93, noOpenQuestions: 0.9 };
-const UNSURE = { acceptanceCovered: 0.55, noOpenQuestions: 0.9 };
-const NOT_DONE = { acceptanceCovered: 0.2, noOpenQuestions: 0.9 };
 
 interface Script {
   readonly texts: readonly string[];

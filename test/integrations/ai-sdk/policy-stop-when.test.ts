@@ -1,40 +1,13 @@
-import { generateText, tool, ToolLoopAgent } from 'ai';
+import { generateText, ToolLoopAgent } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import type { TestEvidence } from '../../../src/core/test-evidence.js';
 import { EvaluationError } from '../../../src/judge/evaluation-error.js';
 import type { CompletionDecision } from '../../../src/integrations/ai-sdk/completion-loop.js';
 import { hardCapStopWhen } from '../../../src/integrations/ai-sdk/hard-cap-stop-when.js';
 import { policyStopWhen } from '../../../src/integrations/ai-sdk/policy-stop-when.js';
 import { answeringClient } from './answering-client.js';
+import { ACCEPTANCE, DONE, editWorkspace as workspace, NOT_DONE, TASK } from './fixtures.js';
 import { toolCallResult, toolLoopModel } from './mock-model.js';
-
-const TASK = 'Fix paginate() so the last partial page is returned.';
-const ACCEPTANCE = ['the last partial page is returned'];
-const DONE = { acceptanceCovered: 0.92, noOpenQuestions: 0.88 };
-const NOT_DONE = { acceptanceCovered: 0.2, noOpenQuestions: 0.9 };
-
-/** A workspace with an `edit` tool; the suite passes once `fixesNeeded` edits are made, and runs only after the first `silentEdits`. */
-function workspace(fixesNeeded: number, silentEdits = 0) {
-  let edits = 0;
-  return {
-    tools: {
-      edit: tool({
-        description: 'Edit a file',
-        inputSchema: z.object({ step: z.number() }),
-        execute: async () => {
-          edits += 1;
-          return 'ok';
-        },
-      }),
-    },
-    readTests: (): TestEvidence => {
-      if (edits <= silentEdits) return { passed: false, failed: [], ran: 0 };
-      return edits >= fixesNeeded ? { passed: true, failed: [], ran: 12 } : { passed: false, failed: ['paginate > last page'], ran: 12 };
-    },
-  };
-}
 
 describe('policyStopWhen', () => {
   it('stops a real generateText loop when the tests pass and the decision model says done', async () => {
@@ -63,7 +36,7 @@ describe('policyStopWhen', () => {
       task: TASK,
       output: 'working on step 1\n\nworking on step 2\n\nworking on step 3',
       acceptance: ACCEPTANCE,
-      tests: { passed: true, ran: 12, failed: [] },
+      tests: { passed: true, ran: 31, failed: [] },
     });
   });
 

@@ -43,19 +43,81 @@ export type {
   BudgetCheck,
   BudgetRemaining,
 } from './core/budget.js';
+export { isWrapUpTurn } from './core/wrap-up.js';
+export { FINISH_KINDS } from './core/finish-signal.js';
+export type { FinishKind, FinishSignal } from './core/finish-signal.js';
+export type { LoopStop, RefusalDetails } from './core/loop-stop.js';
+export { STOP_EXITS, stopReasonOf } from './core/stop-outcome.js';
+export type {
+  StopExit,
+  StopOutcome,
+  SuccessOutcome,
+  LimitOutcome,
+  GaveUpOutcome,
+  NeedHelpOutcome,
+  FailedOutcome,
+  OutcomeBase,
+  OutcomeError,
+  FailurePhase,
+  TurnRecord,
+  TurnUsage,
+  HumanExchange,
+  Verification,
+} from './core/stop-outcome.js';
+export { DEFAULT_TASK_TYPE } from './core/evaluated-run.js';
+export type { EvaluatedRun, EvaluatedOutcome } from './core/evaluated-run.js';
+export { summarizeOutcomes } from './core/summarize-outcomes.js';
+export type { OutcomeSummary } from './core/summarize-outcomes.js';
+export { suggestLimits } from './core/suggest-limits.js';
+export type { SuggestLimitsOptions, LimitSuggestion } from './core/suggest-limits.js';
+export {
+  FINISH_TOOL_NAME,
+  finishToolInputSchema,
+  anthropicFinishTool,
+  openAIFinishTool,
+  openAIResponsesFinishTool,
+  finishToolZodSchema,
+  aiSdkFinishTool,
+} from './loop/finish-tool.js';
+export { parseFinishSignal } from './loop/parse-finish-signal.js';
+export type { FinishSignalResult, FinishSignalError } from './loop/parse-finish-signal.js';
+export type { FinishToolInputSchema } from './loop/finish-tool.js';
+export { runAgentLoop, DEFAULT_HUMAN_TIMEOUT_MS } from './loop/run-agent-loop.js';
+export type {
+  RunAgentLoopOptions,
+  TurnState,
+  TurnResult,
+  DoneClaim,
+  LoopCallContext,
+} from './loop/run-agent-loop.js';
 export { booleanQuestion, doneCriteria } from './judge/boolean-question.js';
 export type {
   BooleanCriteria,
+  CriterionText,
   BooleanQuestion,
+  EvaluationState,
   EvaluationQuestions,
   EvaluationRequest,
   EvaluateOptions,
   EvaluationUsage,
+  EvaluationAnswer,
   EvaluationResult,
   EvaluationClient,
 } from './judge/evaluation-client.js';
-export { EvaluationError, isEvaluationError } from './judge/evaluation-error.js';
-export type { EvaluationErrorKind, EvaluationErrorOptions } from './judge/evaluation-error.js';
+export { EvaluationError, isEvaluationError, isRetryableEvaluationError } from './judge/evaluation-error.js';
+export type { EvaluationErrorKind, EvaluationErrorOptions, EvaluationErrorJson } from './judge/evaluation-error.js';
+export { validateEvaluationResult, checkProbability, assertEvaluationQuestions } from './judge/validate-evaluation-result.js';
+export type { ValidatedEvaluation } from './judge/validate-evaluation-result.js';
+export { createCompletionRequest } from './judge/completion-request.js';
+export type { CompletionInput, CompletionState, CompletionRequest } from './judge/completion-request.js';
+export { checkCompletion } from './judge/check-completion.js';
+export type { CompletionCheck, CompletionCheckInput, EvaluatedProbabilities } from './judge/check-completion.js';
+export { decideCompletionAfterEvaluate } from './judge/decide-completion-after-evaluate.js';
+export type { CompletionStepInput, EvaluatedCompletionAction } from './judge/decide-completion-after-evaluate.js';
+export { createCachedClient } from './judge/cached-client.js';
+export type { CachedClient, CachedClientOptions } from './judge/cached-client.js';
+export { estimateEvaluationCost, DEFAULT_BLOCK_BYTES } from './judge/estimate-evaluation-cost.js';
+export type { EvaluationPricing, EvaluationCostEstimate } from './judge/estimate-evaluation-cost.js';
 export { parseRunTrace, formatRunTraceError } from './replay/run-trace.js';
 export type { RunTrace, RunTraceHeader, RunTraceStep, RunTraceError, RunTraceResult } from './replay/run-trace.js';
 export { replayRun, summarizeReplays } from './replay/replay-run.js';

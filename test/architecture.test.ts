@@ -36,7 +36,9 @@ describe('architecture', () => {
     }
   });
 
-  it('builds a main entry that loads no package but Node built-ins, so the core never pulls in an integration', () => {
+  it('builds a main entry that loads only runtime dependencies, never the AI SDK or LangGraph', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const runtime = Object.keys(manifest.dependencies ?? {});
     const seen = new Set<string>();
     const bare = new Set<string>();
     const visit = (file: string): void => {
@@ -51,6 +53,21 @@ describe('architecture', () => {
     };
     visit('index.js');
     expect(seen.size).toBeGreaterThan(1);
-    expect([...bare]).toEqual([]);
+    for (const specifier of bare) {
+      expect(specifier).not.toMatch(/^(ai|ai\/.*|@langchain\/.*)$/);
+      const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? '');
+      expect(runtime, `the main entry loads ${specifier}`).toContain(name);
+    }
+  });
+
+  it('keeps the decision-model clients and test doubles free of node:* imports and runtime dependencies', () => {
+    const files = [...sourceFiles('src/judge'), ...sourceFiles('src/testing')];
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const imports = [...text.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1]);
+      for (const specifier of imports) expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\.?\//);
+      expect(/\brequire\(/.test(text), `${file} uses require`).toBe(false);
+    }
   });
 });

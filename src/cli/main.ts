@@ -10,6 +10,10 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: 'replay recorded agent runs through a stop policy',
     load: async () => (await import('./replay-command.js')).replayCommand,
   },
+  calibrate: {
+    summary: 'choose stop thresholds from labelled cases, with a guarantee',
+    load: async () => (await import('./calibrate-command.js')).calibrateCommand,
+  },
 };
 
 function usage(): string {

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { describeAction } from '../core/describe-action.js';
 import { DEFAULT_POLICY, type StopPolicy } from '../core/stop-policy.js';
 import { replayRun, summarizeReplays, type ReplayResult, type ReplaySummary } from '../replay/replay-run.js';
@@ -6,6 +5,7 @@ import { formatRunTraceError, parseRunTrace } from '../replay/run-trace.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { formatTable } from './format-table.js';
 import { loadPolicyFile } from './load-policy-file.js';
+import { parseCommandLine } from './parse-command-line.js';
 import { expandInputPaths, readTextFile } from './read-inputs.js';
 
 const HELP = `usage: stopwise replay [--policy policy.json] [--json] FILES_OR_FOLDERS...
@@ -23,21 +23,15 @@ exit codes: 0 every file was read; 1 a file or line could not be read; 2 usage e
 
 /** `stopwise replay`: replays recorded runs through a stop policy. */
 export async function replayCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        policy: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new CliUsageError(`${(error as Error).message}\n\n${HELP}`);
-  }
+  const parsed = parseCommandLine(
+    argv,
+    {
+      policy: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    HELP,
+  );
   if (parsed.values.help) {
     io.stdout(`${HELP}\n`);
     return 0;

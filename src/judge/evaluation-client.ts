@@ -1,7 +1,10 @@
-/** What a yes/no question says when true and when false (strings, objects, arrays or null). */
+/** A description in a question: a string, an object, an array or null. */
+export type CriterionText = string | object | null;
+
+/** What a yes/no question says when true and when false. */
 export interface BooleanCriteria {
-  readonly true?: unknown;
-  readonly false?: unknown;
+  readonly true?: CriterionText;
+  readonly false?: CriterionText;
 }
 
 /** A yes/no question for a decision model; answered with P(true). Plain data. */
@@ -14,9 +17,12 @@ export interface BooleanQuestion {
 /** Named questions about one state; at least one. */
 export type EvaluationQuestions = Readonly<Record<string, BooleanQuestion>>;
 
-/** One request to a decision model: one state (a string, an object or an array) and its questions. */
+/** What a decision model judges: a string, an object or an array (one state, not a batch). */
+export type EvaluationState = string | object;
+
+/** One request to a decision model: one state and its questions. */
 export interface EvaluationRequest {
-  readonly state: unknown;
+  readonly state: EvaluationState;
   readonly questions: EvaluationQuestions;
 }
 
@@ -25,15 +31,24 @@ export interface EvaluateOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Tokens a decision model reported for one request. */
+/**
+ * Tokens a decision model reported for one request. Open to other fields, so
+ * that a client reporting usage in its own shape still fits.
+ */
 export interface EvaluationUsage {
   readonly inputTokens?: number;
   readonly outputTokens?: number;
+  readonly [field: string]: unknown;
+}
+
+/** One answer: P(true) for a yes/no question. */
+export interface EvaluationAnswer {
+  readonly probability: number;
 }
 
 /** A decision model's answers: P(true) per asked question, and the model that answered. */
 export interface EvaluationResult {
-  readonly answers: Readonly<Record<string, { readonly probability: number }>>;
+  readonly answers: Readonly<Record<string, EvaluationAnswer>>;
   readonly model: string;
   readonly usage?: EvaluationUsage;
 }

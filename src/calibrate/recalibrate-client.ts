@@ -1,0 +1,46 @@
+import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationResult } from '../judge/evaluation-client.js';
+import { EvaluationError } from '../judge/evaluation-error.js';
+import { applyCalibrationMap, assertCalibrationMap, type CalibrationMap } from './calibration-map.js';
+
+/**
+ * Wraps any decision-model client so that every probability it answers passes
+ * through a fitted recalibration map (one map for every question, or one per
+ * question name; questions without a map pass unchanged). The maps are
+ * non-decreasing, so the lowest criterion stays the lowest. An answer that is
+ * not a probability becomes an `EvaluationError` of kind `invalid_response`.
+ *
+ * @example
+ * const calibrated = recalibrateClient(client, fitPlatt(cases).map);
+ * const { answers } = await calibrated.evaluate({ state, questions: doneCriteria });
+ */
+export function recalibrateClient(
+  client: EvaluationClient,
+  maps: CalibrationMap | Readonly<Record<string, CalibrationMap>>,
+): EvaluationClient {
+  const single = isCalibrationMap(maps);
+  if (single) assertCalibrationMap(maps);
+  else for (const map of Object.values(maps)) assertCalibrationMap(map);
+  return {
+    async evaluate(request: EvaluationRequest, options?: EvaluateOptions): Promise<EvaluationResult> {
+      const result = await client.evaluate(request, options);
+      const answers: Record<string, { probability: number }> = {};
+      for (const [name, answer] of Object.entries(result.answers)) {
+        const map = single ? maps : (maps as Readonly<Record<string, CalibrationMap>>)[name];
+        const probability = answer?.probability;
+        if (typeof probability !== 'number' || !(probability >= 0 && probability <= 1)) {
+          throw new EvaluationError(
+            'invalid_response',
+            `question "${name}" was answered with ${String(probability)}, not a probability`,
+          );
+        }
+        answers[name] = { probability: map === undefined ? probability : applyCalibrationMap(map, probability) };
+      }
+      return { ...result, answers };
+    },
+  };
+}
+
+function isCalibrationMap(value: unknown): value is CalibrationMap {
+  const kind = (value as { kind?: unknown } | null)?.kind;
+  return kind === 'platt' || kind === 'temperature' || kind === 'isotonic';
+}

@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import { doneCriteria } from '../judge/boolean-question.js';
+import type { EvaluationClient, EvaluationQuestions } from '../judge/evaluation-client.js';
+import { isEvaluationError } from '../judge/evaluation-error.js';
+import { isScoredCase, type LabelledCase } from './labelled-case.js';
+
+/** A decision model's answers to one case, as kept in a {@link ScoreCache}. */
+export interface CachedScore {
+  readonly probabilities: Readonly<Record<string, number>>;
+  readonly model: string;
+}
+
+/** Where answers are kept so that a resumed run does not ask (and pay) twice. */
+export interface ScoreCache {
+  get(key: string): CachedScore | undefined | Promise<CachedScore | undefined>;
+  set(key: string, score: CachedScore): void | Promise<void>;
+}
+
+/** How far a scoring run has come. */
+export interface ScoreProgress {
+  /** Cases that need a score (those without probabilities). */
+  readonly total: number;
+  /** Of those, cases finished: scored, taken from the cache, or failed. */
+  readonly completed: number;
+  readonly fromCache: number;
+  readonly failed: number;
+}
+
+/** A case the decision model could not score. */
+export interface ScoreFailure {
+  /** Index of the case in the input. */
+  readonly index: number;
+  readonly id?: string;
+  readonly message: string;
+  /** The `EvaluationError` kind, when the client threw one. */
+  readonly kind?: string;
+}
+
+/** Options of {@link scoreCases}. */
+export interface ScoreCasesOptions {
+  /** The questions asked per case (default `doneCriteria`). */
+  readonly questions?: EvaluationQuestions;
+  /** Requests in flight at once (default 4). */
+  readonly concurrency?: number;
+  readonly cache?: ScoreCache;
+  /**
+   * Folded into every cache key: name the model and settings here so that
+   * answers from another model are not reused.
+   */
+  readonly cacheNamespace?: string;
+  readonly onProgress?: (progress: ScoreProgress) => void;
+  /** Stops taking new cases and aborts the requests in flight; finished answers stay cached. */
+  readonly signal?: AbortSignal;
+}
+
+/** The result of {@link scoreCases}: the cases in input order, the scored ones now carrying probabilities. */
+export interface ScoreCasesResult {
+  readonly cases: readonly LabelledCase[];
+  /** Cases answered by the client in this run. */
+  readonly scored: number;
+  readonly fromCache: number;
+  /** Cases that already carried probabilities and were left as they were. */
+  readonly alreadyScored: number;
+  readonly failures: readonly ScoreFailure[];
+  /** True when the signal stopped the run before every case was scored. */
+  readonly aborted: boolean;
+}
+
+/**
+ * Scores the cases that carry no probabilities through any decision-model
+ * client: each case's task, acceptance criteria, output and tests go to the
+ * model as the state, with `questions`. At most `concurrency` requests are in
+ * flight; each answer is written to `cache` as soon as it arrives, and a case
+ * already in the cache is not asked again, so an interrupted run resumes
+ * without paying twice. A failed request leaves its case unscored and is
+ * reported; it is never turned into a probability.
+ *
+ * @example
+ * const { cases, failures } = await scoreCases(labelled, client, { cache, concurrency: 4, onProgress: console.log });
+ */
+export async function scoreCases(
+  cases: readonly LabelledCase[],
+  client: EvaluationClient,
+  options: ScoreCasesOptions = {},
+): Promise<ScoreCasesResult> {
+  const questions = options.questions ?? doneCriteria;
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be a positive integer, got ${String(concurrency)}`);
+  }
+  const names = Object.keys(questions);
+  if (names.length === 0) throw new RangeError('scoreCases needs at least one question');
+  const namespace = options.cacheNamespace ?? '';
+  const out: LabelledCase[] = [...cases];
+  const pending = cases.flatMap((labelled, index) => (isScoredCase(labelled) ? [] : [index]));
+  const failures: ScoreFailure[] = [];
+  let scored = 0;
+  let fromCache = 0;
+  let completed = 0;
+  let aborted = false;
+  const report = (): void =>
+    options.onProgress?.({ total: pending.length, completed, fromCache, failed: failures.length });
+
+  /** Scores one case; false when the signal aborted it. */
+  const scoreOne = async (index: number): Promise<boolean> => {
+    const labelled = cases[index] as LabelledCase;
+    const state = caseState(labelled);
+    const key = scoreCacheKey(namespace, state, questions);
+    const cached = await options.cache?.get(key);
+    if (cached !== undefined && names.every((name) => isProbability(cached.probabilities[name]))) {
+      out[index] = withProbabilities(labelled, cached.probabilities, names);
+      fromCache++;
+      return true;
+    }
+    try {
+      const result = await client.evaluate(
+        { state, questions },
+        options.signal === undefined ? {} : { signal: options.signal },
+      );
+      const probabilities: Record<string, number> = {};
+      for (const name of names) {
+        const probability = result.answers[name]?.probability;
+        if (!isProbability(probability)) {
+          throw new Error(`the answer to "${name}" is ${String(probability)}, not a probability in [0, 1]`);
+        }
+        probabilities[name] = probability;
+      }
+      await options.cache?.set(key, { probabilities, model: result.model });
+      out[index] = withProbabilities(labelled, probabilities, names);
+      scored++;
+      return true;
+    } catch (error) {
+      if (options.signal?.aborted === true) return false;
+      failures.push({
+        index,
+        ...(labelled.id === undefined ? {} : { id: labelled.id }),
+        message: error instanceof Error ? error.message : String(error),
+        ...(isEvaluationError(error) ? { kind: error.kind } : {}),
+      });
+      return true;
+    }
+  };
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      if (options.signal?.aborted === true) {
+        if (next < pending.length) aborted = true;
+        return;
+      }
+      const position = next++;
+      if (position >= pending.length) return;
+      if (!(await scoreOne(pending[position] as number))) {
+        aborted = true;
+        return;
+      }
+      completed++;
+      report();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+  failures.sort((a, b) => a.index - b.index);
+  return { cases: out, scored, fromCache, alreadyScored: cases.length - pending.length, failures, aborted };
+}
+
+/** What the decision model is shown about a case. */
+export function caseState(labelled: LabelledCase): Record<string, unknown> {
+  return {
+    ...(labelled.task === undefined ? {} : { task: labelled.task }),
+    ...(labelled.acceptance === undefined ? {} : { acceptance: labelled.acceptance }),
+    ...(labelled.output === undefined ? {} : { output: labelled.output }),
+    ...(labelled.tests === undefined ? {} : { tests: labelled.tests }),
+  };
+}
+
+/** The cache key of one request: a SHA-256 of the namespace, the state and the questions, in a stable JSON form. */
+export function scoreCacheKey(namespace: string, state: unknown, questions: EvaluationQuestions): string {
+  return createHash('sha256').update(stableJson([namespace, state, questions])).digest('hex');
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function withProbabilities(
+  labelled: LabelledCase,
+  probabilities: Readonly<Record<string, number>>,
+  names: readonly string[],
+): LabelledCase {
+  const picked: Record<string, number> = {};
+  for (const name of names) picked[name] = probabilities[name] as number;
+  return { ...labelled, probabilities: picked };
+}
+
+function isProbability(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value <= 1;
+}

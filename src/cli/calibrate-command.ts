@@ -1,0 +1,256 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { calibrateThresholds, formatPercent, type CalibrationResult } from '../calibrate/calibrate-thresholds.js';
+import { brierScore, expectedCalibrationError, reliabilityBins } from '../calibrate/calibration-metrics.js';
+import { renderCalibrationReport } from '../calibrate/calibration-report-html.js';
+import { formatLabelledCaseError, isScoredCase, parseLabelledCases, type ScoredCase } from '../calibrate/labelled-case.js';
+import type { RiskKind } from '../calibrate/learn-then-test.js';
+import { CliUsageError, type CliIo } from './cli-io.js';
+import { formatTable } from './format-table.js';
+import { parseCommandLine } from './parse-command-line.js';
+import { readTextFile } from './read-inputs.js';
+
+const HELP = `usage: stopwise calibrate CASES.jsonl [options]
+
+Chooses the done threshold and the retry band from human-labelled cases, with
+a guarantee: with probability at least 1 - delta, the policy stops at most
+alpha of all cases as done while a person would judge them not done.
+Thresholds are certified on one part of the cases and confirmed on the rest.
+
+options:
+  --alpha A             the false-done rate to guarantee (default 0.05)
+  --delta D             allowed chance that the guarantee fails (default 0.1)
+  --holdout H           share of cases kept back to confirm (default 0.3; 0 skips)
+  --seed N              seed of the split (default 0); fix it before looking
+  --risk joint|conditional
+                        joint (default): false dones over all cases;
+                        conditional: one minus precision
+  --max-false-handoff F target for really-done cases handed to a person (default 0.1)
+  --policy-out FILE     write the calibrated policy (for replay --policy and hooks)
+  --html FILE           write a self-contained HTML report with charts
+  --json                print the result as JSON
+  -h, --help            show this help
+
+Each line of CASES.jsonl is one case:
+  {"probabilities": {"acceptanceCovered": 0.91}, "tests": {"passed": true, "failed": [], "ran": 12},
+   "label": "done", "taskType": "bugfix", "id": "case-1"}
+
+exit codes: 0 calibrated (certified or not); 1 a file or line could not be read; 2 usage error`;
+
+/** `stopwise calibrate`: chooses stop thresholds from labelled cases, with a guarantee. */
+export async function calibrateCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseCommandLine(
+    argv,
+    {
+      alpha: { type: 'string' },
+      delta: { type: 'string' },
+      holdout: { type: 'string' },
+      seed: { type: 'string' },
+      risk: { type: 'string' },
+      'max-false-handoff': { type: 'string' },
+      'policy-out': { type: 'string' },
+      html: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    HELP,
+  );
+  const { values } = parsed;
+  if (values.help) {
+    io.stdout(`${HELP}\n`);
+    return 0;
+  }
+  if (parsed.positionals.length !== 1) {
+    throw new CliUsageError(`expected one file of labelled cases, got ${parsed.positionals.length}\n\n${HELP}`);
+  }
+  const file = parsed.positionals[0] as string;
+  const alpha = readNumber('alpha', values.alpha, (v) => v > 0 && v < 1, 'a number in (0, 1)');
+  const delta = readNumber('delta', values.delta, (v) => v > 0 && v < 1, 'a number in (0, 1)');
+  const holdout = readNumber('holdout', values.holdout, (v) => v >= 0 && v < 1, 'a number in [0, 1)');
+  const seed = readNumber('seed', values.seed, (v) => Number.isSafeInteger(v), 'an integer');
+  const maxFalseHandoff = readNumber('max-false-handoff', values['max-false-handoff'], (v) => v > 0 && v <= 1, 'a number in (0, 1]');
+  if (values.risk !== undefined && values.risk !== 'joint' && values.risk !== 'conditional') {
+    throw new CliUsageError(`--risk must be joint or conditional, got "${values.risk}"`);
+  }
+  const risk = values.risk as RiskKind | undefined;
+
+  const read = await readTextFile(file, io.cwd);
+  if (!read.ok) {
+    io.stderr(`stopwise calibrate: ${file}: ${read.message}\n`);
+    return 1;
+  }
+  const casesRead = parseLabelledCases(read.text, file);
+  if (!casesRead.ok) {
+    io.stderr(`stopwise calibrate: ${formatLabelledCaseError(casesRead.error)}\n`);
+    return 1;
+  }
+  const unscored = casesRead.cases.flatMap((labelled, index) => (isScoredCase(labelled) ? [] : [casesRead.lines[index]]));
+  if (unscored.length > 0) {
+    io.stderr(
+      `stopwise calibrate: ${file}:${unscored[0]}: probabilities: ${unscored.length} case${unscored.length === 1 ? ' has' : 's have'} no probabilities (lines ${unscored.slice(0, 5).join(', ')}${unscored.length > 5 ? ', ...' : ''}); score them with a decision model first (scoreCases in stopwise/calibrate)\n`,
+    );
+    return 1;
+  }
+  const cases = casesRead.cases as readonly ScoredCase[];
+  const result = calibrateThresholds(cases, {
+    ...(alpha === undefined ? {} : { alpha }),
+    ...(delta === undefined ? {} : { delta }),
+    ...(holdout === undefined ? {} : { holdout }),
+    ...(seed === undefined ? {} : { seed }),
+    ...(risk === undefined ? {} : { risk }),
+    ...(maxFalseHandoff === undefined ? {} : { maxFalseHandoff }),
+  });
+  const bins = reliabilityBins(cases, 15);
+  const metrics = { brier: brierScore(cases), ece: expectedCalibrationError(cases, 15), bins };
+
+  const notes: string[] = [];
+  if (values['policy-out'] !== undefined) {
+    if (result.policy === null) {
+      notes.push(`no policy written to ${values['policy-out']}: nothing was certified`);
+    } else {
+      const written = await writeOutput(values['policy-out'], io.cwd, `${JSON.stringify(policyFile(result), null, 2)}\n`);
+      if (!written.ok) {
+        io.stderr(`stopwise calibrate: ${values['policy-out']}: ${written.message}\n`);
+        return 1;
+      }
+      notes.push(`policy written to ${values['policy-out']}`);
+    }
+  }
+  if (values.html !== undefined) {
+    const html = renderCalibrationReport({ result, bins, brier: metrics.brier, ece: metrics.ece, source: file });
+    const written = await writeOutput(values.html, io.cwd, html);
+    if (!written.ok) {
+      io.stderr(`stopwise calibrate: ${values.html}: ${written.message}\n`);
+      return 1;
+    }
+    notes.push(`report written to ${values.html}`);
+  }
+
+  if (values.json) {
+    io.stdout(`${JSON.stringify({ source: file, result, metrics }, null, 2)}\n`);
+    for (const note of notes) io.stderr(`stopwise calibrate: ${note}\n`);
+  } else {
+    io.stdout(renderText(file, result, metrics));
+    for (const note of notes) io.stdout(`${note}\n`);
+  }
+  return 0;
+}
+
+function readNumber(name: string, raw: string | undefined, valid: (value: number) => boolean, expected: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!Number.isFinite(value) || !valid(value)) throw new CliUsageError(`--${name} must be ${expected}, got "${raw}"`);
+  return value;
+}
+
+function policyFile(result: CalibrationResult): Record<string, unknown> {
+  const byTaskType: Record<string, unknown> = {};
+  for (const [taskType, group] of Object.entries(result.byTaskType)) {
+    if (group.policy !== null) byTaskType[taskType] = group.policy;
+  }
+  const { alpha, delta, holdout, seed, risk, maxFalseHandoff, method } = result.settings;
+  return {
+    policy: result.policy,
+    calibration: { certified: result.certified, guarantee: result.guarantee, alpha, delta, holdout, seed, risk, maxFalseHandoff, method },
+    ...(Object.keys(byTaskType).length === 0 ? {} : { byTaskType }),
+  };
+}
+
+async function writeOutput(path: string, cwd: string, text: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  try {
+    const absolute = resolve(cwd, path);
+    await mkdir(dirname(absolute), { recursive: true });
+    await writeFile(absolute, text);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, message: `could not write (${(error as Error).message})` };
+  }
+}
+
+function renderText(
+  file: string,
+  result: CalibrationResult,
+  metrics: { brier: number; ece: number },
+): string {
+  const { settings, cases } = result;
+  const rate = (value: number | null): string => (value === null ? '-' : formatPercent(value));
+  const out: string[] = [
+    `${file}: ${cases.total} cases (${cases.done} done, ${cases.notDone} not done); ${cases.calibration} to calibrate, ${cases.holdout} held out (seed ${settings.seed})`,
+    `target: ${settings.risk === 'joint' ? 'false dones over all cases' : 'not-done share of the stopped cases'} <= ${formatPercent(settings.alpha)} with confidence ${formatPercent(1 - settings.delta)}; false hand-offs <= ${formatPercent(settings.maxFalseHandoff)}`,
+    '',
+  ];
+  if (result.policy === null) {
+    out.push('verdict: NOT CERTIFIED (no policy)');
+  } else {
+    out.push(
+      `verdict: CERTIFIED  doneThreshold ${result.policy.doneThreshold}  midBandLow ${result.policy.midBandLow}${result.midBand?.certified === false ? ' (false hand-off target not certified)' : ''}`,
+    );
+  }
+  out.push(`guarantee: ${result.guarantee}`, `recommendation: ${result.recommendation}`);
+  for (const warning of result.warnings) out.push(`warning: ${warning}`);
+  const tests = result.doneThreshold.tests;
+  const failed = tests.find((test) => !test.passed);
+  out.push(
+    '',
+    `threshold walk: ${tests.length} tested from ${tests[0]?.threshold ?? '-'} down${failed === undefined ? '; the grid ran out' : `; stopped at ${failed.threshold} (${failed.falseDones} false dones of ${failed.n}, p = ${failed.pValue.toPrecision(3)} > ${settings.delta})`}`,
+  );
+
+  const cal = result.calibrationEvaluation;
+  if (cal !== null) {
+    const held = result.heldOut;
+    const h = held?.evaluation;
+    const conf = held === null ? '' : formatPercent(held.confidence);
+    out.push('');
+    out.push(
+      formatTable(
+        ['', 'calibration', 'held out', held === null ? '' : `held-out upper (${conf})`],
+        [
+          ['cases', String(cal.cases), h === undefined ? '-' : String(h.cases), ''],
+          [
+            'false dones',
+            `${cal.falseDones} (${rate(cal.falseDoneRate)})`,
+            h === undefined ? '-' : `${h.falseDones} (${rate(h.falseDoneRate)})`,
+            held === null ? '' : formatPercent(held.falseDoneUpper),
+          ],
+          [
+            'false hand-offs',
+            `${cal.falseHandoffs} (${rate(cal.falseHandoffRate)})`,
+            h === undefined ? '-' : `${h.falseHandoffs} (${rate(h.falseHandoffRate)})`,
+            held === null ? '' : formatPercent(held.falseHandoffUpper),
+          ],
+          ['precision', rate(cal.precision), rate(h?.precision ?? null), ''],
+          ['coverage', rate(cal.coverage), rate(h?.coverage ?? null), ''],
+          ['stopped as done', rate(cal.doneShare), rate(h?.doneShare ?? null), ''],
+          ['retry share', rate(cal.retryShare), rate(h?.retryShare ?? null), ''],
+        ],
+        ['left', 'right', 'right', 'right'],
+      ),
+    );
+  }
+  out.push('', `calibration of the scores (all cases): Brier ${metrics.brier.toFixed(4)}, ECE (15 bins) ${metrics.ece.toFixed(4)}`);
+
+  const groups = Object.entries(result.byTaskType);
+  if (groups.length > 0) {
+    out.push('', 'per task type:');
+    out.push(
+      formatTable(
+        ['task type', 'cases', 'certified', 'doneThreshold', 'midBandLow', 'held-out false dones'],
+        groups.map(([name, group]) => [
+          name,
+          String(group.cases.total),
+          group.certified ? 'yes' : 'no',
+          group.policy === null ? '-' : String(group.policy.doneThreshold),
+          group.policy === null ? '-' : String(group.policy.midBandLow),
+          group.heldOut === null
+            ? '-'
+            : `${group.heldOut.falseDones}/${group.heldOut.falseDoneBase} (upper ${formatPercent(group.heldOut.falseDoneUpper)})`,
+        ]),
+        ['left', 'right', 'left', 'right', 'right', 'right'],
+      ),
+    );
+    for (const [name, group] of groups) {
+      if (!group.certified) out.push(`${name}: ${group.recommendation}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,115 @@
+import type { BudgetLimitKind, BudgetLimits, BudgetUsage } from './budget.js';
+import type { FinishSignal } from './finish-signal.js';
+import type { LoopStop } from './loop-stop.js';
+
+/** The five ways a run ends. */
+export const STOP_EXITS = ['success', 'limit', 'gave_up', 'need_help', 'failed'] as const;
+
+/** One of {@link STOP_EXITS}. */
+export type StopExit = (typeof STOP_EXITS)[number];
+
+/** Code's answer to a `done` claim: confirmed, or the criteria that are not met yet. */
+export type Verification = { readonly ok: true } | { readonly ok: false; readonly unmet: readonly string[] };
+
+/** What a person was asked during a turn, and what came of it. */
+export interface HumanExchange {
+  readonly question: string;
+  readonly answer?: string;
+  readonly waitedMs: number;
+  readonly timedOut: boolean;
+}
+
+/** What one turn used (its own share, not the running total). */
+export interface TurnUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cost: number;
+  readonly toolErrors: number;
+}
+
+/** One record per turn: the step, what the model signalled, what code verified, the usage and how long it took. */
+export interface TurnRecord {
+  readonly step: number;
+  readonly ms: number;
+  readonly usage: TurnUsage;
+  readonly wrapUp: boolean;
+  readonly signal?: FinishSignal;
+  readonly halt?: LoopStop;
+  readonly verification?: Verification;
+  readonly human?: HumanExchange;
+  readonly error?: string;
+}
+
+/** Fields every outcome has: the steps taken, the total usage, the last text and the trace. */
+export interface OutcomeBase {
+  readonly steps: number;
+  readonly usage: BudgetUsage;
+  readonly text: string;
+  readonly trace: readonly TurnRecord[];
+}
+
+/** The model signalled done and code verified it. */
+export interface SuccessOutcome extends OutcomeBase {
+  readonly exit: 'success';
+  readonly note: string;
+}
+
+/**
+ * A limit was reached: by stopwise's own budget check before a turn
+ * (`source: 'budget'`, `key` names the limit field) or reported by the provider
+ * for one generation (`source: 'provider'`, `max` is then `null`).
+ * `finalAnswer` is the text of the last turn when it was a wrap-up turn.
+ */
+export interface LimitOutcome extends OutcomeBase {
+  readonly exit: 'limit';
+  readonly limit: BudgetLimitKind;
+  readonly source: 'budget' | 'provider';
+  readonly key?: keyof BudgetLimits;
+  readonly used: number;
+  readonly max: number | null;
+  readonly finalAnswer?: string;
+}
+
+/** The model concluded it cannot do the task; `note` says what it tried. */
+export interface GaveUpOutcome extends OutcomeBase {
+  readonly exit: 'gave_up';
+  readonly note: string;
+}
+
+/** The run needs a person: the question, and how long it waited for an answer (0 when nobody could be asked). */
+export interface NeedHelpOutcome extends OutcomeBase {
+  readonly exit: 'need_help';
+  readonly question: string;
+  readonly waitedMs: number;
+}
+
+/** Where an unexpected error came from. */
+export type FailurePhase = 'turn' | 'verify' | 'askHuman';
+
+/** An error as plain data. */
+export interface OutcomeError {
+  readonly name: string;
+  readonly message: string;
+  readonly during: FailurePhase;
+}
+
+/** Something unexpected broke; `cause` is the value that was thrown (not JSON-safe, left out of `trace`). */
+export interface FailedOutcome extends OutcomeBase {
+  readonly exit: 'failed';
+  readonly error: OutcomeError;
+  readonly cause?: unknown;
+}
+
+/** How a run ended, tagged by `exit`. */
+export type StopOutcome = SuccessOutcome | LimitOutcome | GaveUpOutcome | NeedHelpOutcome | FailedOutcome;
+
+/**
+ * The one string to put on a trace or a metric: the exit, with the limit kind
+ * for a limit.
+ *
+ * @example
+ * stopReasonOf(outcome); // 'success', 'limit:steps', 'gave_up', 'need_help' or 'failed'
+ */
+export function stopReasonOf(outcome: StopOutcome): string {
+  return outcome.exit === 'limit' ? `limit:${outcome.limit}` : outcome.exit;
+}

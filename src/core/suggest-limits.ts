@@ -1,0 +1,79 @@
+import type { BudgetLimits } from './budget.js';
+import { groupRunsByTaskType, type EvaluatedOutcome, type EvaluatedRun } from './evaluated-run.js';
+
+/** How to turn successful runs into limits. */
+export interface SuggestLimitsOptions {
+  /** The share of successful runs the ceiling must cover before headroom, in (0, 1]; default 0.95. */
+  readonly quantile?: number;
+  /** The factor applied on top of the quantile, at least 1; default 1.25. */
+  readonly headroom?: number;
+}
+
+/** The limits suggested for one task type, and how many successful runs each figure was based on. */
+export interface LimitSuggestion {
+  readonly limits: Pick<BudgetLimits, 'maxSteps' | 'maxWallClockMs' | 'maxCost'>;
+  readonly basedOn: { readonly maxSteps: number; readonly maxWallClockMs: number; readonly maxCost: number };
+  readonly successes: number;
+  readonly quantile: number;
+  readonly headroom: number;
+}
+
+/**
+ * Proposes `maxSteps`, `maxWallClockMs` and `maxCost` per task type from the
+ * runs that ended in success only: the nearest-rank quantile times the
+ * headroom, steps and milliseconds rounded up. Time and cost are based on the
+ * successes that reported a positive value; a figure with no basis is left out.
+ *
+ * @example
+ * suggestLimits(runs, { quantile: 0.95, headroom: 1.25 }).research?.limits; // { maxSteps: 18, maxWallClockMs: 92500, maxCost: 0.41 }
+ */
+export function suggestLimits(
+  runs: readonly EvaluatedRun[],
+  { quantile = 0.95, headroom = 1.25 }: SuggestLimitsOptions = {},
+): Readonly<Record<string, LimitSuggestion>> {
+  if (typeof quantile !== 'number' || !(quantile > 0 && quantile <= 1)) {
+    throw new RangeError(`quantile must be a number in (0, 1], got ${String(quantile)}`);
+  }
+  if (typeof headroom !== 'number' || !Number.isFinite(headroom) || headroom < 1) {
+    throw new RangeError(`headroom must be a finite number of at least 1, got ${String(headroom)}`);
+  }
+  const entries = [...groupRunsByTaskType(runs)].map(([taskType, group]) => {
+    const successes = group.map((run) => run.outcome).filter((outcome) => outcome.exit === 'success');
+    return [taskType, suggest(successes, quantile, headroom)] as const;
+  });
+  return Object.fromEntries(entries);
+}
+
+function suggest(successes: readonly EvaluatedOutcome[], quantile: number, headroom: number): LimitSuggestion {
+  const steps = positive(successes.map((o) => o.steps), 'steps');
+  const wallClock = positive(successes.map((o) => o.usage.wallClockMs), 'usage.wallClockMs');
+  const cost = positive(successes.map((o) => o.usage.cost), 'usage.cost');
+  const limits: { maxSteps?: number; maxWallClockMs?: number; maxCost?: number } = {};
+  if (steps.length > 0) limits.maxSteps = Math.ceil(nearestRank(steps, quantile) * headroom);
+  if (wallClock.length > 0) limits.maxWallClockMs = Math.ceil(nearestRank(wallClock, quantile) * headroom);
+  if (cost.length > 0) limits.maxCost = nearestRank(cost, quantile) * headroom;
+  return {
+    limits,
+    basedOn: { maxSteps: steps.length, maxWallClockMs: wallClock.length, maxCost: cost.length },
+    successes: successes.length,
+    quantile,
+    headroom,
+  };
+}
+
+/** The values above 0, after checking each is a finite non-negative number. */
+function positive(values: readonly number[], field: string): number[] {
+  for (const value of values) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new TypeError(`a successful run's outcome.${field} must be a non-negative finite number, got ${String(value)}`);
+    }
+  }
+  return values.filter((value) => value > 0);
+}
+
+/** The smallest value such that at least `quantile` of the values are at or below it. */
+function nearestRank(values: readonly number[], quantile: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(quantile * sorted.length));
+  return sorted[rank - 1] as number;
+}

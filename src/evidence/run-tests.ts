@@ -1,0 +1,217 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { EvidenceError, isEvidenceError, type ReportFormat } from './evidence-error.js';
+import { MAX_JSON_REPORT_CHARS } from './jest-shaped-report.js';
+import { readJestJson } from './read-jest-json.js';
+import { readJUnitXml } from './read-junit-xml.js';
+import { readTap } from './read-tap.js';
+import { readVitestJson } from './read-vitest-json.js';
+import { createTally, finishTally, type EvidenceReason, type ReportEvidence } from './report-evidence.js';
+import { readWholeReport, type ReportSource } from './report-source.js';
+import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
+import { fingerprintWorkingTree } from './tree-fingerprint.js';
+
+/** Where `runTests` finds the report: `path` (relative to `cwd`) when given, stdout otherwise. */
+export interface TestReportOptions {
+  readonly format: ReportFormat;
+  readonly path?: string;
+}
+
+/**
+ * Options of {@link runTests}: how to start the command (the command comes
+ * from the caller's configuration, never from an agent's output), and the
+ * report to read. `cwd` is also the tree the evidence is about; past
+ * `timeoutMs` the run fails with reason `timeout`.
+ */
+export interface RunTestsOptions extends ProcessOptions {
+  /** The report to read; without it, TAP on stdout is tried and the exit code decides. */
+  readonly report?: TestReportOptions;
+}
+
+/** The evidence of one test run, with how the command ended. */
+export interface TestRunResult extends ReportEvidence {
+  /** The command as run, for people. */
+  readonly command: string;
+  /** The exit code, or null when the command was killed by a signal or never started. */
+  readonly exitCode: number | null;
+  /** The signal that ended the command, if any. */
+  readonly signal?: string;
+  /** Wall-clock time of the command in milliseconds. */
+  readonly durationMs: number;
+  /** When the command ended (ISO 8601). */
+  readonly finishedAt: string;
+  /** The last `outputTailBytes` of stdout and stderr, interleaved as they arrived. */
+  readonly output: string;
+  /** True when `output` lost earlier output. */
+  readonly outputTruncated: boolean;
+  /** The working tree the run ended on; see `isEvidenceFresh`. Absent when it could not be read. */
+  readonly treeFingerprint?: string;
+}
+
+const FORMATS: ReadonlySet<string> = new Set(['junit', 'tap', 'vitest-json', 'jest-json']);
+
+/**
+ * Runs the project's test command as a child process and returns its
+ * evidence. Rules: a non-zero exit while the report shows no failing test
+ * fails the run (`reason: 'failed_outside_tests'`); exit 0 with no test found
+ * is `ran: 0`, not a pass; past `timeoutMs` the whole process tree is killed
+ * and the run fails (`reason: 'timeout'`); a report that is missing, stale or
+ * unreadable fails it (`reason: 'report_unreadable'`). The result records the
+ * working-tree fingerprint for `isEvidenceFresh`.
+ *
+ * @example
+ * const result = await runTests({
+ *   command: 'npx', args: ['vitest', 'run', '--reporter=junit', '--outputFile=junit.xml'],
+ *   cwd: projectDir, timeoutMs: 300_000, report: { format: 'junit', path: 'junit.xml' },
+ * });
+ * result.passed; result.failed; result.reason;
+ */
+export async function runTests(options: RunTestsOptions): Promise<TestRunResult> {
+  assertRunTestsOptions(options);
+  const report = options.report;
+  const reportPath = report?.path === undefined ? undefined : isAbsolute(report.path) ? report.path : join(options.cwd, report.path);
+  const before = reportPath === undefined ? undefined : await fileStamp(reportPath);
+  const fromStdout = reportPath === undefined ? (report?.format ?? 'tap') : undefined;
+
+  const { run, consumed } = await runProcess(
+    options,
+    fromStdout === undefined ? undefined : (stdout: Readable) => readReport(fromStdout, stdout, true),
+  );
+
+  let evidence: ReportEvidence;
+  if (run.spawnError !== undefined) {
+    evidence = withReason(emptyEvidence(), 'spawn_failed', `the command could not start: ${run.spawnError.message}`);
+  } else if (reportPath !== undefined && report !== undefined) {
+    evidence = await readReportFile(report.format, reportPath, before);
+  } else if (consumed === undefined) {
+    evidence = emptyEvidence();
+  } else if (consumed.status === 'fulfilled') {
+    evidence = consumed.value;
+  } else if (report === undefined && isEvidenceError(consumed.reason) && consumed.reason.kind === 'empty') {
+    evidence = emptyEvidence();
+  } else {
+    evidence = withReason(emptyEvidence(), 'report_unreadable', `the ${fromStdout ?? 'tap'} report on stdout could not be read: ${describeError(consumed.reason)}`);
+  }
+  evidence = applyExitRules(evidence, run, options.timeoutMs);
+
+  const treeFingerprint = await fingerprintWorkingTree(options.cwd).catch(() => undefined);
+  return {
+    ...evidence,
+    command: describeCommand(options.command, options.args),
+    exitCode: run.exitCode,
+    ...(run.signal === null ? {} : { signal: run.signal }),
+    durationMs: Math.round(run.durationMs),
+    finishedAt: run.finishedAt.toISOString(),
+    output: run.output,
+    outputTruncated: run.outputTruncated,
+    ...(treeFingerprint === undefined ? {} : { treeFingerprint }),
+  };
+}
+
+function applyExitRules(evidence: ReportEvidence, run: ProcessRun, timeoutMs: number): ReportEvidence {
+  if (run.spawnError !== undefined) return evidence;
+  if (run.timedOut) return withReason(evidence, 'timeout', `the command did not finish within ${timeoutMs} ms; its process tree was killed`);
+  const exitedBadly = run.exitCode !== 0;
+  if (exitedBadly && evidence.failed.length === 0 && (evidence.reason === undefined || evidence.reason === 'report_unreadable')) {
+    const how = run.exitCode === null ? `was ended by ${run.signal ?? 'a signal'}` : `exited with code ${run.exitCode}`;
+    return withReason(
+      evidence,
+      'failed_outside_tests',
+      evidence.reason === 'report_unreadable'
+        ? `the command ${how} without a readable report: it failed outside any test (a crash, a compile error); ${evidence.detail ?? ''}`
+        : `the command ${how} while the report shows no failing test: it failed outside any test (a crash, a compile error, a failing hook)`,
+    );
+  }
+  return evidence;
+}
+
+function withReason(evidence: ReportEvidence, reason: EvidenceReason, detail: string): ReportEvidence {
+  return { ...evidence, passed: false, reason, detail };
+}
+
+function emptyEvidence(): ReportEvidence {
+  return finishTally(createTally());
+}
+
+async function readReport(format: ReportFormat, source: ReportSource, fromStdout: boolean): Promise<ReportEvidence> {
+  switch (format) {
+    case 'junit':
+      return readJUnitXml(source, { skipSurroundingText: fromStdout });
+    case 'tap':
+      return readTap(source);
+    case 'vitest-json':
+    case 'jest-json': {
+      const text = await readWholeReport(source, MAX_JSON_REPORT_CHARS);
+      if (typeof text !== 'string') throw new EvidenceError('shape', format, `the report is larger than ${MAX_JSON_REPORT_CHARS} characters`);
+      const json = fromStdout ? jsonPart(text) : text;
+      return format === 'vitest-json' ? readVitestJson(json) : readJestJson(json);
+    }
+    default:
+      throw new TypeError(`unknown report format ${String(format)}`);
+  }
+}
+
+/** The JSON object in output that may have other lines around it (an npm script header, a summary). */
+function jsonPart(text: string): string {
+  const start = /^\{/m.exec(text);
+  const end = text.lastIndexOf('}');
+  if (start === null || end < start.index) return text;
+  return text.slice(start.index, end + 1);
+}
+
+interface FileStamp {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly ino: number;
+}
+
+async function fileStamp(path: string): Promise<FileStamp | undefined> {
+  try {
+    const info = await stat(path);
+    return { mtimeMs: info.mtimeMs, size: info.size, ino: info.ino };
+  } catch {
+    return undefined;
+  }
+}
+
+async function readReportFile(format: ReportFormat, path: string, before: FileStamp | undefined): Promise<ReportEvidence> {
+  const after = await fileStamp(path);
+  if (after === undefined) return withReason(emptyEvidence(), 'report_unreadable', `the report file ${path} was not written`);
+  if (before !== undefined && before.mtimeMs === after.mtimeMs && before.size === after.size && before.ino === after.ino) {
+    return withReason(emptyEvidence(), 'report_unreadable', `the report file ${path} was not rewritten by this run (it is left from an earlier one)`);
+  }
+  try {
+    if (format === 'junit' || format === 'tap') return await readReport(format, createReadStream(path), false);
+    return await readReport(format, await readFile(path, 'utf8'), false);
+  } catch (error) {
+    const described = isEvidenceError(error) ? error.withFile(path).message : describeError(error);
+    return withReason(emptyEvidence(), 'report_unreadable', `the report could not be read: ${described}`);
+  }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function assertRunTestsOptions(options: RunTestsOptions): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError('runTests needs an options object { command, cwd, timeoutMs }');
+  if (typeof options.command !== 'string' || options.command.trim() === '') throw new TypeError('runTests: command must be a non-empty string');
+  if (options.args !== undefined && (!Array.isArray(options.args) || options.args.some((arg) => typeof arg !== 'string'))) {
+    throw new TypeError('runTests: args must be an array of strings');
+  }
+  if (typeof options.cwd !== 'string' || options.cwd === '') throw new TypeError('runTests: cwd must be a folder path');
+  if (typeof options.timeoutMs !== 'number' || !Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) {
+    throw new TypeError('runTests: timeoutMs must be a positive number of milliseconds');
+  }
+  const report = options.report;
+  if (report !== undefined) {
+    if (typeof report !== 'object' || report === null || !FORMATS.has(report.format)) {
+      throw new TypeError("runTests: report.format must be 'junit', 'tap', 'vitest-json' or 'jest-json'");
+    }
+    if (report.path !== undefined && (typeof report.path !== 'string' || report.path === '')) {
+      throw new TypeError('runTests: report.path must be a file path');
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationResult } from './evaluation-client.js';
+import { validateEvaluationResult } from './validate-evaluation-result.js';
+
+/** Options of {@link createCachedClient}. */
+export interface CachedClientOptions {
+  /** How many answers to keep; the least recently used is dropped first. */
+  readonly maxEntries: number;
+}
+
+/** A client that answers repeated requests from a bounded cache, with counters. */
+export interface CachedClient extends EvaluationClient {
+  /** Answers held now (at most `maxEntries`). */
+  readonly size: number;
+  /** Requests answered from the cache. */
+  readonly hits: number;
+  /** Requests passed on to the wrapped client. */
+  readonly misses: number;
+  /** Drops every cached answer. */
+  clear(): void;
+}
+
+/**
+ * Wraps a client so that a request with the same state and the same questions
+ * (compared as canonical JSON, key order ignored) is answered from a bounded
+ * least-recently-used cache: a loop that repeats itself, or a hook re-run on
+ * the same output, pays once. Only validated answers are kept; errors are
+ * never cached. Keys are SHA-256 digests, so a cached entry does not keep the
+ * judged output alive.
+ *
+ * @example
+ * const client = createCachedClient(createHostedClient(), { maxEntries: 256 });
+ */
+export function createCachedClient(client: EvaluationClient, options: CachedClientOptions): CachedClient {
+  if (typeof client !== 'object' || client === null || typeof client.evaluate !== 'function') {
+    throw new TypeError('createCachedClient needs an EvaluationClient');
+  }
+  const maxEntries = options?.maxEntries;
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+    throw new TypeError(`maxEntries must be a positive integer, got ${String(maxEntries)}`);
+  }
+  const entries = new Map<string, EvaluationResult>();
+  let hits = 0;
+  let misses = 0;
+
+  return {
+    get size() {
+      return entries.size;
+    },
+    get hits() {
+      return hits;
+    },
+    get misses() {
+      return misses;
+    },
+    clear() {
+      entries.clear();
+    },
+    async evaluate(request: EvaluationRequest, evaluateOptions?: EvaluateOptions): Promise<EvaluationResult> {
+      const key = await digest(canonicalJson({ state: request.state, questions: request.questions }));
+      const cached = entries.get(key);
+      if (cached !== undefined) {
+        entries.delete(key);
+        entries.set(key, cached);
+        hits += 1;
+        return cached;
+      }
+      misses += 1;
+      const result = await client.evaluate(request, evaluateOptions);
+      const valid = validateEvaluationResult(result, request.questions);
+      const answers: Record<string, { probability: number }> = {};
+      for (const [name, probability] of Object.entries(valid.probabilities)) {
+        answers[name] = Object.freeze({ probability });
+      }
+      const stored: EvaluationResult = Object.freeze({
+        answers: Object.freeze(answers),
+        model: valid.model,
+        ...(valid.usage === undefined ? {} : { usage: Object.freeze({ ...valid.usage }) }),
+      });
+      entries.set(key, stored);
+      if (entries.size > maxEntries) {
+        const oldest = entries.keys().next();
+        if (oldest.done !== true) entries.delete(oldest.value);
+      }
+      return stored;
+    },
+  };
+}
+
+/** JSON with object keys sorted, so that key order does not change the text. */
+export function canonicalJson(value: unknown): string {
+  const text = JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+    const sorted: Record<string, unknown> = {};
+    for (const name of Object.keys(item).sort()) sorted[name] = (item as Record<string, unknown>)[name];
+    return sorted;
+  });
+  if (typeof text !== 'string') throw new TypeError('a cached request must be JSON-serialisable');
+  return text;
+}
+
+async function digest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  let hex = '';
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}

@@ -1,0 +1,91 @@
+import type { CriterionProbabilities } from '../core/criterion-probabilities.js';
+import { describeValue } from '../core/test-evidence.js';
+import type { EvaluationQuestions, EvaluationResult, EvaluationUsage } from './evaluation-client.js';
+import { EvaluationError } from './evaluation-error.js';
+
+/** A decision model's answer after validation: one probability per asked question. */
+export interface ValidatedEvaluation {
+  readonly probabilities: CriterionProbabilities;
+  readonly model: string;
+  readonly usage?: EvaluationUsage;
+}
+
+/**
+ * Checks what a client resolved with against the questions that were asked:
+ * every asked name answered, every probability a finite number in [0, 1], the
+ * model named by a string. Answers to questions that were not asked are
+ * dropped. Anything else rejects with an `invalid_response` `EvaluationError`,
+ * so a hand-written client cannot slip a bad value into a decision.
+ *
+ * @example
+ * const { probabilities } = validateEvaluationResult(await client.evaluate(request), request.questions);
+ */
+export function validateEvaluationResult(result: unknown, questions: EvaluationQuestions): ValidatedEvaluation {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+    throw invalid(`the decision model's result must be an object, got ${describeValue(result)}`);
+  }
+  const { answers, model, usage } = result as Partial<Record<keyof EvaluationResult, unknown>>;
+  if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) {
+    throw invalid(`the decision model's result has no answers object (got ${describeValue(answers)})`);
+  }
+  if (typeof model !== 'string') {
+    throw invalid(`the decision model's result must name its model as a string, got ${describeValue(model)}`);
+  }
+  const probabilities: Record<string, number> = {};
+  for (const name of Object.keys(questions)) {
+    const answer: unknown = Object.hasOwn(answers, name) ? (answers as Record<string, unknown>)[name] : undefined;
+    if (answer === undefined) throw invalid(`the decision model did not answer the question "${name}"`);
+    const probability =
+      typeof answer === 'object' && answer !== null ? (answer as { probability?: unknown }).probability : undefined;
+    probabilities[name] = checkProbability(name, probability);
+  }
+  const validUsage = readUsage(usage);
+  return validUsage === undefined ? { probabilities, model } : { probabilities, model, usage: validUsage };
+}
+
+/**
+ * Returns `value` when it is a finite number in [0, 1], and otherwise throws an
+ * `invalid_response` `EvaluationError` naming the question.
+ */
+export function checkProbability(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw invalid(
+      `the decision model answered "${name}" with ${describeValue(value)}; expected a probability, a finite number in [0, 1]`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Throws a `TypeError` unless `questions` is an object of at least one named
+ * yes/no question, each `{ type: 'boolean', instructions }`.
+ */
+export function assertEvaluationQuestions(questions: EvaluationQuestions): void {
+  if (typeof questions !== 'object' || questions === null || Array.isArray(questions)) {
+    throw new TypeError('questions must be an object of named questions');
+  }
+  const names = Object.keys(questions);
+  if (names.length === 0) throw new TypeError('questions must name at least one question');
+  for (const name of names) {
+    const question: unknown = questions[name];
+    if (typeof question !== 'object' || question === null) {
+      throw new TypeError(`questions.${name} must be a question built with booleanQuestion()`);
+    }
+    const { type, instructions } = question as { type?: unknown; instructions?: unknown };
+    if (type !== 'boolean') {
+      throw new TypeError(`questions.${name}.type must be "boolean", got ${describeValue(type)}`);
+    }
+    if (typeof instructions !== 'string' || instructions.trim() === '') {
+      throw new TypeError(`questions.${name}.instructions must be a non-empty string`);
+    }
+  }
+}
+
+function readUsage(usage: unknown): EvaluationUsage | undefined {
+  if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) return undefined;
+  return usage as EvaluationUsage;
+}
+
+function invalid(message: string): EvaluationError {
+  return new EvaluationError('invalid_response', message);
+}

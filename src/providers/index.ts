@@ -1,0 +1,13 @@
+export { mapAnthropicStopReason, mapStopReason } from './anthropic-stop-reason.js';
+export type { AnthropicMessageLike } from './anthropic-stop-reason.js';
+export { mapOpenAIChatFinishReason } from './openai-chat-finish-reason.js';
+export type { OpenAIChatChoiceLike, OpenAIChatToolCallLike } from './openai-chat-finish-reason.js';
+export { mapOpenAIResponseStatus } from './openai-response-status.js';
+export type { OpenAIResponseLike, OpenAIResponseRaw } from './openai-response-status.js';
+export { mapGeminiFinishReason } from './gemini-finish-reason.js';
+export type { GeminiCandidateLike } from './gemini-finish-reason.js';
+export { mapAiSdkFinishReason } from './ai-sdk-finish-reason.js';
+export type { AiSdkStepLike, AiSdkFinishRaw } from './ai-sdk-finish-reason.js';
+export { ProviderStopError, isProviderStopError, stopFromFinishInput, STOPPED_WITHOUT_FINISH } from './provider-step.js';
+export type { ProviderStep } from './provider-step.js';
+export type { LoopStop, RefusalDetails } from '../core/loop-stop.js';

@@ -1,0 +1,80 @@
+import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationResult } from '../judge/evaluation-client.js';
+import { EvaluationError, isEvaluationError } from '../judge/evaluation-error.js';
+import { validateEvaluationResult } from '../judge/validate-evaluation-result.js';
+
+/** One scripted answer set: P(true) per question name. */
+export type ScriptedAnswers = Readonly<Record<string, number>>;
+
+/** What a scripted call does: answer with probabilities, or reject with an `EvaluationError`. */
+export type ScriptedReply = ScriptedAnswers | EvaluationError;
+
+/** A script: replies used call by call, or a function of the request and the call index (from 0). */
+export type Script =
+  | readonly ScriptedReply[]
+  | ((request: EvaluationRequest, callIndex: number) => ScriptedReply | Promise<ScriptedReply>);
+
+/** Options of {@link createScriptedClient}. */
+export interface ScriptedClientOptions {
+  /** The model name reported in every answer. Default `scripted`. */
+  readonly model?: string;
+}
+
+/** A scripted decision model that records every request it receives. */
+export interface ScriptedClient extends EvaluationClient {
+  /** Every request received, in order (also those that were rejected). */
+  readonly calls: readonly EvaluationRequest[];
+}
+
+/**
+ * A decision model for offline tests of stop policies: it answers from a
+ * script and records every request in `calls`. Its answers are validated like
+ * a real client's: a scripted answer set that misses an asked question or
+ * holds a value outside [0, 1] rejects with `invalid_response`, and a script
+ * that runs out rejects with a `configuration` error naming the call.
+ *
+ * @example
+ * const client = createScriptedClient([{ acceptanceCovered: 0.4, noOpenQuestions: 0.9 }, { acceptanceCovered: 0.9, noOpenQuestions: 0.9 }]);
+ * await decideCompletionAfterEvaluate(client, { task, output, acceptance, tests, loop });
+ * client.calls.length; // 1
+ */
+export function createScriptedClient(script: Script, options: ScriptedClientOptions = {}): ScriptedClient {
+  if (typeof script !== 'function' && !Array.isArray(script)) {
+    throw new TypeError('createScriptedClient needs a list of replies or a function (request, callIndex) => reply');
+  }
+  const model = options.model ?? 'scripted';
+  const calls: EvaluationRequest[] = [];
+
+  return {
+    calls,
+    async evaluate(request: EvaluationRequest, evaluateOptions: EvaluateOptions = {}): Promise<EvaluationResult> {
+      const callIndex = calls.length;
+      calls.push(request);
+      if (evaluateOptions.signal?.aborted === true) {
+        throw new EvaluationError('aborted', `scripted call ${callIndex} was aborted`);
+      }
+      const reply = await nextReply(script, request, callIndex);
+      if (isEvaluationError(reply)) throw reply;
+      if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) {
+        throw new EvaluationError('invalid_response', `scripted call ${callIndex}: the reply is not an answer set`);
+      }
+      const answers: Record<string, { probability: number }> = {};
+      for (const [name, probability] of Object.entries(reply)) answers[name] = { probability };
+      const valid = validateEvaluationResult({ answers, model }, request.questions);
+      const asked: Record<string, { probability: number }> = {};
+      for (const [name, probability] of Object.entries(valid.probabilities)) asked[name] = { probability };
+      return { answers: asked, model };
+    },
+  };
+}
+
+async function nextReply(script: Script, request: EvaluationRequest, callIndex: number): Promise<ScriptedReply> {
+  if (typeof script === 'function') return script(request, callIndex);
+  const reply = script[callIndex];
+  if (reply === undefined) {
+    throw new EvaluationError(
+      'configuration',
+      `the script has ${script.length} ${script.length === 1 ? 'reply' : 'replies'}, and call ${callIndex + 1} found none left`,
+    );
+  }
+  return reply;
+}

@@ -1,0 +1,117 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { calibrateThresholds } from '../../src/calibrate/calibrate-thresholds.js';
+import { brierScore, expectedCalibrationError, reliabilityBins } from '../../src/calibrate/calibration-metrics.js';
+import { escapeHtml, renderCalibrationReport } from '../../src/calibrate/calibration-report-html.js';
+import { parseLabelledCases, type ScoredCase } from '../../src/calibrate/labelled-case.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const CHROMIUM = '/usr/bin/chromium';
+
+function exampleReport(source = 'examples/cases/labelled-cases.jsonl'): { html: string; doneThreshold: number } {
+  const read = parseLabelledCases(readFileSync(join(root, 'examples/cases/labelled-cases.jsonl'), 'utf8'));
+  if (!read.ok) throw new Error('example cases do not parse');
+  const cases = read.cases as ScoredCase[];
+  const result = calibrateThresholds(cases, { seed: 0 });
+  const html = renderCalibrationReport({
+    result,
+    bins: reliabilityBins(cases),
+    brier: brierScore(cases),
+    ece: expectedCalibrationError(cases),
+    source,
+  });
+  return { html, doneThreshold: result.policy?.doneThreshold ?? Number.NaN };
+}
+
+describe('renderCalibrationReport', () => {
+  it('is one self-contained page: no script, no external resource, a CSP that forbids the network', () => {
+    const { html, doneThreshold } = exampleReport('<cases & more>.jsonl');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+    expect(html).not.toMatch(/<script|<link|src="http|href="http|@import|url\(/i);
+    expect(html).toContain('&lt;cases &amp; more&gt;.jsonl');
+    for (const id of ['reliability-diagram', 'false-done-chart', 'coverage-chart', 'figures', 'task-types', 'walk']) {
+      expect(html).toContain(`id="${id}"`);
+    }
+    expect(html).toContain(`done ≥ ${doneThreshold}`);
+    expect(escapeHtml(`"it's" <b>`)).toBe('&quot;it&#39;s&quot; &lt;b&gt;');
+  });
+
+  const inCi = process.env.CI === 'true';
+  const haveChromium = existsSync(CHROMIUM);
+  if (!haveChromium && !inCi) {
+    it.skip(`renders in headless Chromium (skipped: ${CHROMIUM} is missing; install Debian's chromium package)`, () => {});
+    return;
+  }
+
+  it('renders its charts in headless Chromium with no console error, and a screenshot is taken', async () => {
+    expect(haveChromium, `${CHROMIUM} must be installed in CI (.ci/run installs it)`).toBe(true);
+    const folder = mkdtempSync(join(tmpdir(), 'stopwise-report-'));
+    const page = join(folder, 'report.html');
+    const { html, doneThreshold } = exampleReport();
+    writeFileSync(page, html);
+    const profile = join(folder, 'profile');
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+      viewport: { width: 1100, height: 1400 },
+    });
+    try {
+      const tab = await context.newPage();
+      const problems: string[] = [];
+      const requests: string[] = [];
+      tab.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+      });
+      tab.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+      tab.on('request', (request) => requests.push(request.url()));
+      await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
+
+      // Runs in the page; written as a string because this project compiles without the DOM typings.
+      const charts = (await tab.evaluate(`
+        ['reliability-diagram', 'false-done-chart', 'coverage-chart'].map((id) => {
+          const svg = document.getElementById(id);
+          const box = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };
+          const lengths = svg ? [...svg.querySelectorAll('path')].map((path) => path.getTotalLength()) : [];
+          return {
+            id,
+            width: box.width,
+            height: box.height,
+            dots: svg ? svg.querySelectorAll('circle.bin').length : 0,
+            longestPath: Math.max(0, ...lengths),
+            markers: svg ? [...svg.querySelectorAll('.chosen-threshold text')].map((text) => text.textContent) : [],
+          };
+        })
+      `)) as { id: string; width: number; height: number; dots: number; longestPath: number; markers: string[] }[];
+      for (const chart of charts) {
+        expect(chart.width, chart.id).toBeGreaterThan(300);
+        expect(chart.height, chart.id).toBeGreaterThan(200);
+        expect(chart.longestPath, `${chart.id} draws a line`).toBeGreaterThan(100);
+        expect(chart.markers, `${chart.id} marks the chosen threshold`).toContain(`done ≥ ${doneThreshold}`);
+      }
+      expect(charts[0]?.dots).toBeGreaterThan(5);
+
+      const screenshot = join(root, 'test', '.out', 'calibration-report.png');
+      await tab.screenshot({ path: screenshot, fullPage: true });
+      expect(statSync(screenshot).size).toBeGreaterThan(20_000);
+      expect(problems).toEqual([]);
+      expect(requests.filter((url) => !url.startsWith('file:'))).toEqual([]);
+    } finally {
+      await context.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

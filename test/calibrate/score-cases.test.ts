@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import type { LabelledCase } from '../../src/calibrate/labelled-case.js';
+import { scoreCacheKey, scoreCases, type CachedScore, type ScoreCache, type ScoreProgress } from '../../src/calibrate/score-cases.js';
+import { doneCriteria } from '../../src/judge/boolean-question.js';
+import type { EvaluationClient, EvaluationRequest } from '../../src/judge/evaluation-client.js';
+import { EvaluationError } from '../../src/judge/evaluation-error.js';
+
+function unscored(count: number): LabelledCase[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: `c${index}`,
+    task: `task ${index}`,
+    output: 'x'.repeat(index),
+    tests: { passed: true, failed: [], ran: 3 },
+    label: index % 3 === 0 ? 'not_done' : 'done',
+  }));
+}
+
+/** A client that answers after the test releases it, and records what it was asked. */
+function gatedClient() {
+  const requests: EvaluationRequest[] = [];
+  const waiting: (() => void)[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const client: EvaluationClient = {
+    async evaluate(request, options) {
+      requests.push(request);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          waiting.push(resolve);
+          options?.signal?.addEventListener('abort', () => reject(new EvaluationError('aborted', 'aborted')), { once: true });
+        });
+      } finally {
+        inFlight--;
+      }
+      const length = String((request.state as { output: string }).output).length;
+      return { model: 'm', answers: { acceptanceCovered: { probability: (length % 10) / 10 }, noOpenQuestions: { probability: 0.8 } } };
+    },
+  };
+  return {
+    client,
+    requests,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    async releaseAll(): Promise<void> {
+      while (true) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        const next = waiting.shift();
+        if (next === undefined && inFlight === 0) return;
+        next?.();
+      }
+    },
+    async waitForWaiting(count: number): Promise<void> {
+      while (waiting.length < count) await new Promise((resolve) => setTimeout(resolve, 1));
+    },
+    releaseOne(): void {
+      waiting.shift()?.();
+    },
+  };
+}
+
+function memoryCache(): ScoreCache & { entries: Map<string, CachedScore> } {
+  const entries = new Map<string, CachedScore>();
+  return { entries, get: (key) => entries.get(key), set: (key, score) => void entries.set(key, score) };
+}
+
+describe('scoreCases', () => {
+  it('scores only the unscored cases, in order, with bounded concurrency and progress', async () => {
+    const gate = gatedClient();
+    const scored: LabelledCase = { probabilities: { acceptanceCovered: 0.5 }, label: 'done' };
+    const input = [scored, ...unscored(9)];
+    const progress: ScoreProgress[] = [];
+    const run = scoreCases(input, gate.client, { concurrency: 3, onProgress: (p) => progress.push(p) });
+    await gate.releaseAll();
+    const result = await run;
+    expect(gate.maxInFlight).toBe(3);
+    expect(gate.requests).toHaveLength(9);
+    expect(gate.requests[0]?.questions).toBe(doneCriteria);
+    expect(gate.requests[0]?.state).toEqual({ task: 'task 0', output: '', tests: { passed: true, failed: [], ran: 3 } });
+    expect(result.cases[0]).toBe(scored);
+    expect(result.cases[5]).toMatchObject({ id: 'c4', probabilities: { acceptanceCovered: 0.4, noOpenQuestions: 0.8 } });
+    expect(result).toMatchObject({ scored: 9, fromCache: 0, alreadyScored: 1, failures: [], aborted: false });
+    expect(progress.map((p) => p.completed)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(progress.at(-1)).toEqual({ total: 9, completed: 9, fromCache: 0, failed: 0 });
+  });
+
+  it('takes cached answers instead of asking again', async () => {
+    const cache = memoryCache();
+    const first = gatedClient();
+    const run = scoreCases(unscored(4), first.client, { cache, cacheNamespace: 'model-a' });
+    await first.releaseAll();
+    await run;
+    expect(cache.entries.size).toBe(4);
+    const second = gatedClient();
+    const again = await scoreCases(unscored(4), second.client, { cache, cacheNamespace: 'model-a' });
+    expect(second.requests).toHaveLength(0);
+    expect(again.fromCache).toBe(4);
+    // Another namespace (another model) does not reuse the answers.
+    const third = gatedClient();
+    const other = scoreCases(unscored(4), third.client, { cache, cacheNamespace: 'model-b' });
+    await third.releaseAll();
+    await other;
+    expect(third.requests).toHaveLength(4);
+  });
+
+  it('reports failures without inventing probabilities, and keeps going', async () => {
+    let call = 0;
+    const client: EvaluationClient = {
+      async evaluate() {
+        call++;
+        if (call === 2) throw new EvaluationError('rate_limited', 'slow down', { status: 429 });
+        if (call === 3) return { model: 'm', answers: { acceptanceCovered: { probability: 1.4 }, noOpenQuestions: { probability: 0.5 } } };
+        return { model: 'm', answers: { acceptanceCovered: { probability: 0.7 }, noOpenQuestions: { probability: 0.5 } } };
+      },
+    };
+    const cache = memoryCache();
+    const result = await scoreCases(unscored(4), client, { concurrency: 1, cache });
+    expect(result.scored).toBe(2);
+    expect(result.failures).toEqual([
+      { index: 1, id: 'c1', message: 'slow down', kind: 'rate_limited' },
+      { index: 2, id: 'c2', message: 'the answer to "acceptanceCovered" is 1.4, not a probability in [0, 1]' },
+    ]);
+    expect(result.cases[1]?.probabilities).toBeUndefined();
+    expect(result.cases[2]?.probabilities).toBeUndefined();
+    expect(cache.entries.size).toBe(2);
+  });
+
+  it('stops on abort, keeping what was answered', async () => {
+    const gate = gatedClient();
+    const controller = new AbortController();
+    const cache = memoryCache();
+    const run = scoreCases(unscored(6), gate.client, { concurrency: 2, cache, signal: controller.signal });
+    await gate.waitForWaiting(2);
+    gate.releaseOne();
+    await gate.waitForWaiting(2);
+    controller.abort();
+    const result = await run;
+    expect(result.aborted).toBe(true);
+    expect(result.scored).toBe(1);
+    expect(result.failures).toEqual([]);
+    expect(cache.entries.size).toBe(1);
+    expect(gate.requests).toHaveLength(3);
+  });
+
+  it('keys the cache on the namespace, state and questions, not on key order', () => {
+    const a = scoreCacheKey('n', { task: 't', output: 'o' }, doneCriteria);
+    expect(scoreCacheKey('n', { output: 'o', task: 't' }, doneCriteria)).toBe(a);
+    expect(scoreCacheKey('m', { task: 't', output: 'o' }, doneCriteria)).not.toBe(a);
+    expect(scoreCacheKey('n', { task: 't', output: 'p' }, doneCriteria)).not.toBe(a);
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('rejects a bad concurrency and empty questions', async () => {
+    const gate = gatedClient();
+    await expect(scoreCases(unscored(1), gate.client, { concurrency: 0 })).rejects.toThrow(RangeError);
+    await expect(scoreCases(unscored(1), gate.client, { questions: {} })).rejects.toThrow(RangeError);
+  });
+});

@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const cli = join(root, 'dist', 'cli.js');
+const examples = 'examples/cases/labelled-cases.jsonl';
+
+function run(args: readonly string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('stopwise calibrate', () => {
+  it('calibrates the bundled example cases and prints the verdict, figures and metrics', () => {
+    const { code, stdout, stderr } = run(['calibrate', examples]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^examples\/cases\/labelled-cases\.jsonl: 660 cases/);
+    expect(stdout).toMatch(/verdict: CERTIFIED {2}doneThreshold 0\.\d+ {2}midBandLow 0\.\d+/);
+    expect(stdout).toContain('guarantee: With probability at least 90%');
+    expect(stdout).toMatch(/false dones +\d+ \(/);
+    expect(stdout).toMatch(/held-out upper \(90%\)/);
+    expect(stdout).toMatch(/Brier 0\.\d{4}, ECE \(15 bins\) 0\.\d{4}/);
+    expect(stdout).toMatch(/per task type:\ntask type +cases/);
+    expect(stdout).toMatch(/feature +220 +no/);
+  });
+
+  it('writes a policy file that replay accepts, and the same result as JSON', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'stopwise-calibrate-'));
+    const policyPath = join(folder, 'out', 'policy.json');
+    const { code, stdout } = run(['calibrate', examples, '--seed', '3', '--alpha', '0.1', '--policy-out', policyPath, '--json']);
+    expect(code).toBe(0);
+    const printed = JSON.parse(stdout) as { result: { policy: { doneThreshold: number; midBandLow: number }; settings: { seed: number; alpha: number } } };
+    expect(printed.result.settings).toMatchObject({ seed: 3, alpha: 0.1 });
+    const file = JSON.parse(readFileSync(policyPath, 'utf8')) as { policy: unknown; calibration: { certified: boolean } };
+    expect(file.policy).toEqual(printed.result.policy);
+    expect(file.calibration.certified).toBe(true);
+    const replay = run(['replay', '--policy', policyPath, 'examples/traces', '--json']);
+    expect(replay.code).toBe(0);
+    expect((JSON.parse(replay.stdout) as { policy: unknown }).policy).toMatchObject(printed.result.policy);
+  });
+
+  it('exits 1 naming the file, line and field of a bad line, with no stack trace', () => {
+    const { code, stdout, stderr } = run(['calibrate', 'test/fixtures/cases/bad-probability.jsonl']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'stopwise calibrate: test/fixtures/cases/bad-probability.jsonl:3: probabilities.acceptanceCovered: criterion "acceptanceCovered" has probability 1.3; expected a finite number in [0, 1]\n',
+    );
+    expect(stderr).not.toMatch(/\n\s+at /);
+    const missing = run(['calibrate', 'no-such-file.jsonl']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('stopwise calibrate: no-such-file.jsonl: no such file or folder\n');
+  });
+
+  it('exits 0 with the uncertified verdict on too few cases, and writes no policy', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'stopwise-calibrate-'));
+    const { code, stdout } = run(['calibrate', 'test/fixtures/cases/too-few.jsonl', '--policy-out', join(folder, 'p.json')]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('verdict: NOT CERTIFIED (no policy)');
+    expect(stdout).toContain("Never stop on the decision model's word alone");
+    expect(stdout).toMatch(/About \d+ labelled cases in all/);
+    expect(stdout).toContain('no policy written to');
+  });
+
+  it('warns when every case has the same label', () => {
+    const { code, stdout } = run(['calibrate', 'test/fixtures/cases/single-class.jsonl', '--holdout', '0']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('warning: every case is labelled done');
+    expect(stdout).toContain('verdict: CERTIFIED');
+  });
+
+  it('exits 1 for cases that carry no probabilities', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'stopwise-calibrate-'));
+    const path = join(folder, 'unscored.jsonl');
+    writeFileSync(path, '{"task":"t","output":"o","label":"done"}\n');
+    const { code, stderr } = run(['calibrate', path]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${path}:1: probabilities: 1 case has no probabilities`);
+  });
+
+  it('exits 2 on usage errors', () => {
+    expect(run(['calibrate']).code).toBe(2);
+    expect(run(['calibrate', examples, '--alpha', '2']).stderr).toContain('--alpha must be a number in (0, 1), got "2"');
+    expect(run(['calibrate', examples, '--seed', 'x']).code).toBe(2);
+    expect(run(['calibrate', examples, '--risk', 'both']).code).toBe(2);
+    expect(run(['calibrate', examples, '--bogus']).code).toBe(2);
+    const help = run(['calibrate', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: stopwise calibrate CASES.jsonl');
+    expect(run(['--help']).stdout).toContain('calibrate');
+  });
+});

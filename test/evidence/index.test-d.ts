@@ -1,0 +1,17 @@
+import { expectTypeOf, test } from 'vitest';
+import type { TestEvidence } from '../../src/core/test-evidence.js';
+import type { ReportEvidence, RunTestsOptions, TestReportOptions, TestRunResult } from '../../src/evidence/index.js';
+import { readJUnitXml, readJestJson, readTap, readVitestJson, runTests } from '../../src/evidence/index.js';
+
+test('the shapes the stop hook relies on', () => {
+  expectTypeOf<TestReportOptions['format']>().toEqualTypeOf<'junit' | 'tap' | 'vitest-json' | 'jest-json'>();
+  expectTypeOf<TestReportOptions['path']>().toEqualTypeOf<string | undefined>();
+  expectTypeOf<RunTestsOptions>().toHaveProperty('timeoutMs').toEqualTypeOf<number>();
+  expectTypeOf<TestRunResult>().toMatchTypeOf<TestEvidence>();
+  expectTypeOf<TestRunResult['exitCode']>().toEqualTypeOf<number | null>();
+  expectTypeOf(runTests).returns.resolves.toEqualTypeOf<TestRunResult>();
+  expectTypeOf(readJUnitXml).returns.resolves.toEqualTypeOf<ReportEvidence>();
+  expectTypeOf(readTap).returns.resolves.toEqualTypeOf<ReportEvidence>();
+  expectTypeOf(readVitestJson).returns.toEqualTypeOf<ReportEvidence>();
+  expectTypeOf(readJestJson).parameter(0).toEqualTypeOf<string | object>();
+});

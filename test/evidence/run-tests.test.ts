@@ -1,0 +1,149 @@
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runTests } from '../../src/evidence/run-tests.js';
+import { expectInvariants } from './fixtures.js';
+import { FAILING_TESTS, PASSING_TESTS, SPAWNING_TEST, isAlive, makeProject, waitFor } from './sample-projects.js';
+
+const node = process.execPath;
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function project(files: Record<string, string>): string {
+  const made = makeProject(files);
+  cleanups.push(made.remove);
+  return made.dir;
+}
+
+const TAP = ['--test', '--test-reporter=tap'];
+
+describe('runTests on real node:test projects', { timeout: 90_000 }, () => {
+  it('passes a passing suite, reading TAP from stdout', async () => {
+    const cwd = project({ 'math.test.mjs': PASSING_TESTS });
+    const result = await runTests({ command: node, args: TAP, cwd, timeoutMs: 60_000 });
+    expectInvariants(result);
+    expect(result).toMatchObject({ passed: true, ran: 2, failed: [], exitCode: 0 });
+    expect(result.reason).toBeUndefined();
+    expect(result.command).toBe(`${node} --test --test-reporter=tap`);
+    expect(Date.parse(result.finishedAt)).toBeLessThanOrEqual(Date.now());
+    expect(result.durationMs).toBeGreaterThan(0);
+    expect(result.output).toContain('ok 1 - adds');
+    expect(result.treeFingerprint).toMatch(/^(git|fs):[0-9a-f]{64}$/);
+  });
+
+  it('fails a failing suite and names the failed test', async () => {
+    const cwd = project({ 'math.test.mjs': FAILING_TESTS });
+    const result = await runTests({ command: node, args: TAP, cwd, timeoutMs: 60_000, report: { format: 'tap' } });
+    expectInvariants(result);
+    expect(result).toMatchObject({ passed: false, ran: 2, failed: ['math > rounds down'], exitCode: 1 });
+    expect(result.failures[0]?.message).toContain('3.5 !== 3');
+  });
+
+  it('reads a JUnit report from a file the run writes', async () => {
+    const cwd = project({ 'math.test.mjs': FAILING_TESTS });
+    const args = ['--test', '--test-reporter=junit', '--test-reporter-destination=report.xml'];
+    const result = await runTests({ command: node, args, cwd, timeoutMs: 60_000, report: { format: 'junit', path: 'report.xml' } });
+    expect(result).toMatchObject({ passed: false, ran: 2, failed: ['math > rounds down'], exitCode: 1 });
+  });
+
+  it('fails a run that crashes before any test, saying it failed outside any test', async () => {
+    const cwd = project({ 'run.mjs': "import './missing-setup.mjs';\n" });
+    const result = await runTests({ command: node, args: ['run.mjs'], cwd, timeoutMs: 60_000, report: { format: 'tap' } });
+    expectInvariants(result);
+    expect(result).toMatchObject({ passed: false, ran: 0, exitCode: 1, reason: 'failed_outside_tests' });
+    expect(result.detail).toMatch(/exited with code 1/);
+    expect(result.output).toContain('ERR_MODULE_NOT_FOUND');
+  });
+
+  it('fails a run whose tests pass but whose command exits non-zero', async () => {
+    const cwd = project({ 'run.mjs': "console.log('TAP version 13\\nok 1 - works\\n1..1');\nprocess.exitCode = 3;\n" });
+    const result = await runTests({ command: node, args: ['run.mjs'], cwd, timeoutMs: 60_000 });
+    expect(result).toMatchObject({ passed: false, ran: 1, failed: [], exitCode: 3, reason: 'failed_outside_tests' });
+  });
+
+  it('reports zero tests as ran: 0, not as a pass', async () => {
+    const cwd = project({ 'helper.mjs': 'export const x = 1;\n' });
+    const result = await runTests({ command: node, args: TAP, cwd, timeoutMs: 60_000 });
+    expectInvariants(result);
+    expect(result).toMatchObject({ passed: false, ran: 0, exitCode: 0 });
+  });
+
+  it('kills the whole process tree on timeout and leaves no orphan', async () => {
+    const cwd = project({ 'hang.test.mjs': SPAWNING_TEST });
+    const started = Date.now();
+    const result = await runTests({ command: node, args: TAP, cwd, timeoutMs: 8000, killGraceMs: 1000 });
+    expect(result).toMatchObject({ passed: false, reason: 'timeout' });
+    expect(result.detail).toMatch(/within 8000 ms/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const pidsFile = join(cwd, 'pids.json');
+    expect(existsSync(pidsFile)).toBe(true);
+    const pids = JSON.parse(readFileSync(pidsFile, 'utf8')) as { child: number; grandchild: number };
+    expect(await waitFor(() => !isAlive(pids.child) && !isAlive(pids.grandchild), 10_000)).toBe(true);
+  });
+
+  it('runs a single string through the shell, and an args array without one', async () => {
+    const cwd = project({ 'math.test.mjs': PASSING_TESTS });
+    const viaShell = await runTests({ command: `"${node}" --test --test-reporter=tap | cat`, cwd, timeoutMs: 60_000 });
+    expect(viaShell).toMatchObject({ passed: true, ran: 2 });
+    const literal = await runTests({ command: node, args: ['-e', 'console.log("$HOME | cat; echo")'], cwd, timeoutMs: 60_000 });
+    expect(literal.output).toBe('$HOME | cat; echo\n');
+  });
+
+  it('drops NODE_TEST_CONTEXT so a nested node --test still writes its report', async () => {
+    const cwd = project({ 'math.test.mjs': PASSING_TESTS });
+    const result = await runTests({ command: node, args: TAP, cwd, timeoutMs: 60_000, env: { NODE_TEST_CONTEXT: 'child-v8', EXTRA: 'x' } });
+    expect(result).toMatchObject({ passed: true, ran: 2 });
+  });
+
+  it('refuses a report file left from an earlier run', async () => {
+    const cwd = project({ 'report.xml': '<testsuite><testcase name="old"/></testsuite>' });
+    utimesSync(join(cwd, 'report.xml'), new Date(2020, 0, 1), new Date(2020, 0, 1));
+    const result = await runTests({ command: node, args: ['-e', ''], cwd, timeoutMs: 60_000, report: { format: 'junit', path: 'report.xml' } });
+    expect(result).toMatchObject({ passed: false, ran: 0, exitCode: 0, reason: 'report_unreadable' });
+    expect(result.detail).toMatch(/not rewritten by this run/);
+  });
+
+  it('fails with the file and line when the report is not readable', async () => {
+    const cwd = project({});
+    const script = "require('node:fs').writeFileSync('report.xml', '<testsuites>\\n<testsuite name=\"a\">\\n<testcase name=\"t\">');";
+    const result = await runTests({ command: node, args: ['-e', script], cwd, timeoutMs: 60_000, report: { format: 'junit', path: 'report.xml' } });
+    expect(result).toMatchObject({ passed: false, ran: 0, exitCode: 0, reason: 'report_unreadable' });
+    expect(result.detail).toMatch(/report\.xml, line 3:\d+, <testcase>: the report ends before <testcase> is closed/);
+  });
+
+  it('reads a jest-style JSON report printed on stdout after other lines', async () => {
+    const cwd = project({});
+    const report = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'evidence', 'jest', 'fail.json'), 'utf8');
+    writeFileSync(join(cwd, 'report.json'), report);
+    const script = "console.log('> project@1.0.0 test'); console.log(require('node:fs').readFileSync('report.json', 'utf8')); process.exitCode = 1;";
+    const result = await runTests({ command: node, args: ['-e', script], cwd, timeoutMs: 60_000, report: { format: 'jest-json' } });
+    expect(result).toMatchObject({ passed: false, ran: 6, exitCode: 1 });
+    expect(result.failed).toHaveLength(3);
+  });
+
+  it('keeps only the tail of a large output', async () => {
+    const cwd = project({});
+    const script = "for (let i = 0; i < 20000; i++) console.log('line ' + i + ' ' + 'x'.repeat(40));";
+    const result = await runTests({ command: node, args: ['-e', script], cwd, timeoutMs: 60_000, outputTailBytes: 4096 });
+    expect(Buffer.byteLength(result.output)).toBeLessThanOrEqual(4096);
+    expect(result.outputTruncated).toBe(true);
+    expect(result.output.trimEnd().endsWith(`line 19999 ${'x'.repeat(40)}`)).toBe(true);
+    expect(result).toMatchObject({ passed: false, ran: 0, exitCode: 0 });
+  });
+
+  it('reports a command that cannot start', async () => {
+    const cwd = project({});
+    const result = await runTests({ command: 'stopwise-no-such-command', args: [], cwd, timeoutMs: 10_000 });
+    expect(result).toMatchObject({ passed: false, ran: 0, exitCode: null, reason: 'spawn_failed' });
+    expect(result.detail).toMatch(/ENOENT/);
+  });
+
+  it('rejects misuse with a TypeError naming the option', async () => {
+    const cwd = project({});
+    await expect(runTests({ command: '', cwd, timeoutMs: 1000 })).rejects.toThrow(/command/);
+    await expect(runTests({ command: node, cwd, timeoutMs: 0 })).rejects.toThrow(/timeoutMs/);
+    await expect(runTests({ command: node, cwd, timeoutMs: 1000, report: { format: 'xml' as 'junit' } })).rejects.toThrow(/report\.format/);
+  });
+});

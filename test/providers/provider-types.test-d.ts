@@ -1,0 +1,37 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Candidate } from '@google/genai';
+import type { StepResult, ToolSet } from 'ai';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { Response } from 'openai/resources/responses/responses';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  mapAiSdkFinishReason,
+  mapAnthropicStopReason,
+  mapGeminiFinishReason,
+  mapOpenAIChatFinishReason,
+  mapOpenAIResponseStatus,
+  type ProviderStep,
+} from '../../src/providers/index.js';
+
+describe('each mapper takes the real SDK type', () => {
+  it('Anthropic Message, including refusal stop_details and model_context_window_exceeded', () => {
+    const message = {} as Anthropic.Messages.Message;
+    expectTypeOf(mapAnthropicStopReason(message)).toEqualTypeOf<ProviderStep<string | null>>();
+    expectTypeOf<'refusal' | 'model_context_window_exceeded' | 'pause_turn'>().toExtend<NonNullable<Anthropic.Messages.Message['stop_reason']>>();
+    expectTypeOf<NonNullable<Anthropic.Messages.Message['stop_details']>['type']>().toEqualTypeOf<'refusal'>();
+  });
+
+  it('OpenAI chat completion choice and Responses result', () => {
+    const choice = {} as ChatCompletion.Choice;
+    expectTypeOf(mapOpenAIChatFinishReason(choice).raw).toEqualTypeOf<string | null>();
+    const response = {} as Response;
+    expectTypeOf(mapOpenAIResponseStatus(response).raw.status).toEqualTypeOf<string | null>();
+  });
+
+  it('Gemini candidate and AI SDK step', () => {
+    const candidate = {} as Candidate;
+    expectTypeOf(mapGeminiFinishReason(candidate).type).toEqualTypeOf<'call' | 'halt' | 'resume'>();
+    const step = {} as StepResult<ToolSet>;
+    expectTypeOf(mapAiSdkFinishReason(step).raw.rawFinishReason).toEqualTypeOf<string | null>();
+  });
+});

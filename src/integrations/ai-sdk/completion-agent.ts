@@ -1,6 +1,6 @@
 import { ToolLoopAgent, type ToolLoopAgentSettings, type ToolSet } from 'ai';
 import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
-import { completionStopWhen, type CompletionCheck } from './completion-stop-when.js';
+import { completionStopWhen, type DoneCheck } from './completion-stop-when.js';
 
 /** Settings of {@link createCompletionAgent}: a `ToolLoopAgent`'s settings with a completion check instead of `stopWhen`. */
 export type CompletionAgentSettings<TOOLS extends ToolSet = ToolSet> = Omit<
@@ -8,7 +8,7 @@ export type CompletionAgentSettings<TOOLS extends ToolSet = ToolSet> = Omit<
   'stopWhen' | 'tools'
 > & {
   readonly tools: TOOLS;
-  readonly checkDone: CompletionCheck<TOOLS>;
+  readonly checkDone: DoneCheck<TOOLS>;
   readonly maxSteps?: number;
 };
 

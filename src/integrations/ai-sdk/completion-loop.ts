@@ -1,19 +1,30 @@
 import { advanceLoopState, initialLoopState, type AgentLoopState } from '../../core/agent-loop-state.js';
-import type { CompletionAction, HandoffHumanAction, RetryAction, StopDoneAction } from '../../core/completion-action.js';
+import type {
+  CompletionAction,
+  EvidenceAction,
+  HandoffHumanAction,
+  RetryAction,
+  StopDoneAction,
+} from '../../core/completion-action.js';
 import type { CriterionProbabilities } from '../../core/criterion-probabilities.js';
 import { DEFAULT_POLICY, createStopPolicy, type StopPolicy } from '../../core/stop-policy.js';
 import { assertTestEvidence, describeValue, type TestEvidence } from '../../core/test-evidence.js';
 import { assertStepCap } from './hard-cap-stop-when.js';
 
 /**
- * One decision of a completion check: the action, plus the probabilities and
- * the model that answered when the decision model was asked (`evaluated`).
+ * One decision after a step: the action, and whether the criteria were judged.
+ * `evaluated: false` when the step cap, a stall or "no tests ran" decided from
+ * evidence alone; otherwise `evaluated: true` with the probabilities (and the
+ * model that answered, when a decision-model client was asked). Every
+ * `EvaluatedCompletionAction` of `decideCompletionAfterEvaluate` is one.
  */
-export type CompletionDecision = CompletionAction & {
-  readonly evaluated: boolean;
-  readonly probabilities?: CriterionProbabilities;
-  readonly model?: string;
-};
+export type CompletionDecision =
+  | (EvidenceAction & { readonly evaluated: false })
+  | (CompletionAction & {
+      readonly evaluated: true;
+      readonly probabilities: CriterionProbabilities;
+      readonly model?: string;
+    });
 
 /** A step that was not accepted: the retry action and the message that explains it to the working model. */
 export interface RetryFeedback {

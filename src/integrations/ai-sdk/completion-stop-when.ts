@@ -4,7 +4,7 @@ import { describeValue } from '../../core/test-evidence.js';
 import { hardCapStopWhen } from './hard-cap-stop-when.js';
 
 /** A check of the steps so far: `true` stops the loop. It may be asynchronous. */
-export type CompletionCheck<TOOLS extends ToolSet = any> = (
+export type DoneCheck<TOOLS extends ToolSet = any> = (
   steps: ReadonlyArray<StepResult<TOOLS>>,
 ) => boolean | PromiseLike<boolean>;
 
@@ -18,7 +18,7 @@ export type CompletionCheck<TOOLS extends ToolSet = any> = (
  * const testsGreen = createCompletionStopWhen(async () => (await runTests()).passed);
  */
 export function createCompletionStopWhen<TOOLS extends ToolSet = any>(
-  inspect: CompletionCheck<TOOLS>,
+  inspect: DoneCheck<TOOLS>,
 ): StopCondition<TOOLS> {
   if (typeof inspect !== 'function') {
     throw new TypeError(`createCompletionStopWhen needs a function, got ${describeValue(inspect)}`);
@@ -40,7 +40,7 @@ export function createCompletionStopWhen<TOOLS extends ToolSet = any>(
  * await generateText({ model, tools, prompt, stopWhen: completionStopWhen(checkDone, 25) });
  */
 export function completionStopWhen<TOOLS extends ToolSet = any>(
-  checkDone: CompletionCheck<TOOLS>,
+  checkDone: DoneCheck<TOOLS>,
   maxSteps: number = MAX_AGENT_STEPS,
 ): [StopCondition<TOOLS>, StopCondition<TOOLS>] {
   return [hardCapStopWhen(maxSteps), createCompletionStopWhen(checkDone)];

@@ -2,10 +2,11 @@ import { generateText, type LanguageModel, type ModelMessage, type ToolSet } fro
 import type { StopPolicy } from '../../core/stop-policy.js';
 import type { TestEvidence } from '../../core/test-evidence.js';
 import { doneCriteria } from '../../judge/boolean-question.js';
+import { assertEvaluationClient } from '../../judge/check-completion.js';
+import { decideCompletionAfterEvaluate } from '../../judge/decide-completion-after-evaluate.js';
 import type { EvaluationClient, EvaluationQuestions } from '../../judge/evaluation-client.js';
 import { driveCompletionLoop, resolveLoopPolicy, type CompletionDecision, type CompletionLoopResult } from './completion-loop.js';
 import { hardCapStopWhen } from './hard-cap-stop-when.js';
-import { judgeStep } from './judge-step.js';
 import { describeRetry } from './retry-feedback.js';
 
 /** Options of {@link runGenerateTextCompletionLoop}. */
@@ -61,6 +62,7 @@ export async function runGenerateTextCompletionLoop<TOOLS extends ToolSet = Tool
   options: GenerateTextCompletionLoopOptions<TOOLS>,
 ): Promise<GenerateTextCompletionLoopResult> {
   const policy = resolveLoopPolicy(options.policy, options.maxSteps);
+  assertEvaluationClient(options.client);
   const questions = options.questions ?? doneCriteria;
   const messages: ModelMessage[] =
     typeof options.prompt === 'string' ? [{ role: 'user', content: options.prompt }] : [...options.prompt];
@@ -84,7 +86,7 @@ export async function runGenerateTextCompletionLoop<TOOLS extends ToolSet = Tool
     },
     readTests: async (step, text) => options.readTests({ step, text, messages }),
     decide: ({ text, tests, loop }) =>
-      judgeStep(
+      decideCompletionAfterEvaluate(
         options.client,
         { task: options.task, output: text, acceptance: options.acceptance, tests, loop, questions, policy },
         options.signal === undefined ? {} : { signal: options.signal },
@@ -94,7 +96,7 @@ export async function runGenerateTextCompletionLoop<TOOLS extends ToolSet = Tool
         tests,
         questions,
         acceptance: options.acceptance,
-        ...(decision.probabilities === undefined ? {} : { probabilities: decision.probabilities }),
+        ...(decision.evaluated ? { probabilities: decision.probabilities } : {}),
       }),
     onDecision: options.onDecision === undefined ? undefined : (decision) => options.onDecision?.(decision),
   });

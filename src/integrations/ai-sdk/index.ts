@@ -1,6 +1,6 @@
 export { hardCapStopWhen } from './hard-cap-stop-when.js';
 export { createCompletionStopWhen, completionStopWhen } from './completion-stop-when.js';
-export type { CompletionCheck } from './completion-stop-when.js';
+export type { DoneCheck } from './completion-stop-when.js';
 export { policyStopWhen } from './policy-stop-when.js';
 export type { PolicyStopWhenOptions } from './policy-stop-when.js';
 export { createCompletionAgent } from './completion-agent.js';

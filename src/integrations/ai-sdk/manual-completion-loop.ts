@@ -68,7 +68,7 @@ export async function runManualCompletionLoop(options: ManualCompletionLoopOptio
     explain: (decision, tests) =>
       describeRetry(decision, {
         tests,
-        ...(decision.probabilities === undefined ? {} : { probabilities: decision.probabilities }),
+        ...(decision.evaluated ? { probabilities: decision.probabilities } : {}),
       }),
     onDecision: options.onDecision === undefined ? undefined : (decision) => options.onDecision?.(decision),
   });

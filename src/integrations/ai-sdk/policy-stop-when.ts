@@ -2,9 +2,10 @@ import type { StepResult, StopCondition, ToolSet } from 'ai';
 import { advanceLoopState, initialLoopState, type AgentLoopState } from '../../core/agent-loop-state.js';
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from '../../core/stop-policy.js';
 import { assertTestEvidence, describeValue, type TestEvidence } from '../../core/test-evidence.js';
+import { assertEvaluationClient } from '../../judge/check-completion.js';
+import { decideCompletionAfterEvaluate } from '../../judge/decide-completion-after-evaluate.js';
 import type { EvaluationClient, EvaluationQuestions } from '../../judge/evaluation-client.js';
 import type { CompletionDecision } from './completion-loop.js';
-import { judgeStep } from './judge-step.js';
 import { stepProgressText, stepsText } from './step-text.js';
 
 /** Options of {@link policyStopWhen}. */
@@ -46,9 +47,7 @@ export function policyStopWhen<TOOLS extends ToolSet = any>(options: PolicyStopW
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`policyStopWhen needs options, got ${describeValue(options)}`);
   }
-  if (typeof options.client?.evaluate !== 'function') {
-    throw new TypeError('policyStopWhen needs a client with an evaluate() method');
-  }
+  assertEvaluationClient(options.client);
   if (typeof options.readTests !== 'function') {
     throw new TypeError('policyStopWhen needs a readTests(steps) function');
   }
@@ -67,14 +66,14 @@ export function policyStopWhen<TOOLS extends ToolSet = any>(options: PolicyStopW
     const loop: AgentLoopState = { step: steps.length, recentFingerprints: advanced.recentFingerprints };
     runs.set(first, loop);
     const output = options.readOutput === undefined ? stepsText(steps) : options.readOutput(steps);
-    const decision = await judgeStep(options.client, {
+    const decision = await decideCompletionAfterEvaluate(options.client, {
       task: options.task,
       output,
       acceptance: options.acceptance,
       tests,
       loop,
-      questions: options.questions,
       policy,
+      ...(options.questions === undefined ? {} : { questions: options.questions }),
     });
     await options.onDecision?.(decision);
     return decision.action !== 'retry';

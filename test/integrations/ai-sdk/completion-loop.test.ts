@@ -20,7 +20,10 @@ function driver(overrides: Partial<CompletionLoopDriver>, seen: { retries: (Retr
       return { text: `output ${step}` };
     },
     readTests: async () => PASS,
-    decide: async ({ tests, loop }) => ({ ...decideCompletionAction({ c: loop.step < 3 ? 0.5 : 0.9 }, tests, loop), evaluated: true }),
+    decide: async ({ tests, loop }) => {
+      const probabilities = { c: loop.step < 3 ? 0.5 : 0.9 };
+      return { ...decideCompletionAction(probabilities, tests, loop), evaluated: true, probabilities };
+    },
     explain: (decision) => `why: ${decision.reason} at ${decision.values.step}`,
     ...overrides,
   };
@@ -55,7 +58,7 @@ describe('driveCompletionLoop', () => {
         {
           decide: async ({ tests, loop }) => {
             states.push([loop.step, loop.recentFingerprints.length]);
-            return { ...decideCompletionAction({ c: 0.9 }, tests, loop), evaluated: true };
+            return { ...decideCompletionAction({ c: 0.9 }, tests, loop), evaluated: true, probabilities: { c: 0.9 } };
           },
         },
         seen,

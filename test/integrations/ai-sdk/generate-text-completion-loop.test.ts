@@ -2,10 +2,11 @@ import { tool, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { EvaluationClient } from '../../../src/judge/evaluation-client.js';
 import { EvaluationError, isEvaluationError } from '../../../src/judge/evaluation-error.js';
 import type { CompletionDecision } from '../../../src/integrations/ai-sdk/completion-loop.js';
 import { runGenerateTextCompletionLoop } from '../../../src/integrations/ai-sdk/generate-text-completion-loop.js';
-import { answeringClient } from './answering-client.js';
+import { createScriptedClient } from '../../../src/testing/scripted-client.js';
 import { ACCEPTANCE, DONE, FAIL, NONE, NOT_DONE, PASS, TASK, UNSURE } from './fixtures.js';
 import { textResult, toolCallResult } from './mock-model.js';
 
@@ -31,7 +32,7 @@ describe('runGenerateTextCompletionLoop', () => {
     });
     const reads: string[] = [];
     const evidence = [FAIL, NONE, PASS];
-    const client = answeringClient([NOT_DONE, DONE]);
+    const client = createScriptedClient([NOT_DONE, DONE]);
     const decisions: CompletionDecision[] = [];
     const result = await runGenerateTextCompletionLoop({
       model,
@@ -100,7 +101,7 @@ describe('runGenerateTextCompletionLoop', () => {
     const result = await runGenerateTextCompletionLoop({
       model,
       prompt: TASK,
-      client: answeringClient([UNSURE, DONE]),
+      client: createScriptedClient([UNSURE, DONE]),
       task: TASK,
       acceptance: ACCEPTANCE,
       readTests: () => PASS,
@@ -119,20 +120,20 @@ describe('runGenerateTextCompletionLoop', () => {
     const result = await runGenerateTextCompletionLoop({
       model,
       prompt: TASK,
-      client: answeringClient([DONE]),
+      client: createScriptedClient([DONE]),
       task: TASK,
       acceptance: ACCEPTANCE,
       readTests: () => FAIL,
     });
     expect(result).toMatchObject({ action: 'handoff_human', reason: 'evidence_contradicts_model', step: 1, text: 'Everything works now.' });
-    expect(result.decision).toMatchObject({ rule: 4, evaluated: true, model: 'scripted-judge', probabilities: DONE });
+    expect(result.decision).toMatchObject({ rule: 4, evaluated: true, model: 'scripted', probabilities: DONE });
     expect(model.doGenerateCalls).toHaveLength(1);
   });
 
   it('hands off as stalled when the model repeats itself on the same failing tests', async () => {
     const same = 'I changed the loop bound.';
     const model = new MockLanguageModelV3({ doGenerate: [textResult(same), textResult(same), textResult(same), textResult(same)] });
-    const client = answeringClient([NOT_DONE, NOT_DONE, NOT_DONE]);
+    const client = createScriptedClient([NOT_DONE, NOT_DONE, NOT_DONE]);
     const result = await runGenerateTextCompletionLoop({ model, prompt: TASK, client, task: TASK, acceptance: ACCEPTANCE, readTests: () => FAIL });
     expect(result).toMatchObject({ action: 'handoff_human', reason: 'stalled', step: 3 });
     expect(result.decision.evaluated).toBe(false);
@@ -141,7 +142,7 @@ describe('runGenerateTextCompletionLoop', () => {
 
   it('hands off with hard_cap at the cap, without asking the decision model on the last step', async () => {
     const model = new MockLanguageModelV3({ doGenerate: [textResult('one'), textResult('two'), textResult('three'), textResult('four')] });
-    const client = answeringClient([UNSURE, UNSURE, UNSURE]);
+    const client = createScriptedClient([UNSURE, UNSURE, UNSURE]);
     const result = await runGenerateTextCompletionLoop({
       model,
       prompt: TASK,
@@ -163,7 +164,7 @@ describe('runGenerateTextCompletionLoop', () => {
       { role: 'assistant', content: 'Earlier answer' },
       { role: 'user', content: TASK },
     ];
-    const result = await runGenerateTextCompletionLoop({ model, prompt, client: answeringClient([DONE]), task: TASK, acceptance: ACCEPTANCE, readTests: () => PASS });
+    const result = await runGenerateTextCompletionLoop({ model, prompt, client: createScriptedClient([DONE]), task: TASK, acceptance: ACCEPTANCE, readTests: () => PASS });
     expect(result.action).toBe('stop_done');
     expect(model.doGenerateCalls[0]!.prompt.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(result.messages).toHaveLength(4);
@@ -171,7 +172,7 @@ describe('runGenerateTextCompletionLoop', () => {
   });
 
   it('rejects, and never decides, when the decision model fails or answers badly', async () => {
-    const run = (client: ReturnType<typeof answeringClient>) =>
+    const run = (client: EvaluationClient) =>
       runGenerateTextCompletionLoop({
         model: new MockLanguageModelV3({ doGenerate: [textResult('x')] }),
         prompt: TASK,
@@ -181,9 +182,15 @@ describe('runGenerateTextCompletionLoop', () => {
         readTests: () => PASS,
       });
     const down = new EvaluationError('server', 'the decision model answered 503', { status: 503 });
-    await expect(run(answeringClient([down]))).rejects.toBe(down);
-    const tooHigh = run(answeringClient([{ acceptanceCovered: 1.5, noOpenQuestions: 0.9 }]));
-    await expect(tooHigh).rejects.toSatisfy((error: unknown) => isEvaluationError(error) && error.kind === 'invalid_response');
-    await expect(run(answeringClient([{ acceptanceCovered: 0.9 }]))).rejects.toThrow(/answer to "noOpenQuestions" is missing/);
+    await expect(run(createScriptedClient([down]))).rejects.toBe(down);
+    const invalid = (error: unknown) => isEvaluationError(error) && error.kind === 'invalid_response';
+    await expect(run(createScriptedClient([{ acceptanceCovered: 1.5, noOpenQuestions: 0.9 }]))).rejects.toSatisfy(invalid);
+    await expect(run(createScriptedClient([{ acceptanceCovered: 0.9 }]))).rejects.toThrow(/did not answer the question "noOpenQuestions"/);
+    const handWritten: EvaluationClient = {
+      evaluate: async () => ({ model: 'loose', answers: { acceptanceCovered: { probability: 1.5 }, noOpenQuestions: { probability: 1 } } }),
+    };
+    await expect(run(handWritten)).rejects.toSatisfy(invalid);
+    await expect(run({} as EvaluationClient)).rejects.toThrow(/client must be an EvaluationClient/);
   });
+
 });

@@ -5,7 +5,7 @@ import { EvaluationError } from '../../../src/judge/evaluation-error.js';
 import type { CompletionDecision } from '../../../src/integrations/ai-sdk/completion-loop.js';
 import { hardCapStopWhen } from '../../../src/integrations/ai-sdk/hard-cap-stop-when.js';
 import { policyStopWhen } from '../../../src/integrations/ai-sdk/policy-stop-when.js';
-import { answeringClient } from './answering-client.js';
+import { createScriptedClient } from '../../../src/testing/scripted-client.js';
 import { ACCEPTANCE, DONE, editWorkspace as workspace, NOT_DONE, TASK } from './fixtures.js';
 import { toolCallResult, toolLoopModel } from './mock-model.js';
 
@@ -13,7 +13,7 @@ describe('policyStopWhen', () => {
   it('stops a real generateText loop when the tests pass and the decision model says done', async () => {
     const model = toolLoopModel('edit');
     const ws = workspace(3);
-    const client = answeringClient([NOT_DONE, NOT_DONE, DONE]);
+    const client = createScriptedClient([NOT_DONE, NOT_DONE, DONE]);
     const decisions: CompletionDecision[] = [];
     const result = await generateText({
       model,
@@ -30,7 +30,7 @@ describe('policyStopWhen', () => {
       ['retry', 'tests_failed', 2],
       ['stop_done', 'tests_and_criteria_passed', 3],
     ]);
-    expect(decisions[2]).toMatchObject({ evaluated: true, model: 'scripted-judge', probabilities: DONE });
+    expect(decisions[2]).toMatchObject({ evaluated: true, model: 'scripted', probabilities: DONE });
     expect(client.calls).toHaveLength(3);
     expect(client.calls[2]?.state).toEqual({
       task: TASK,
@@ -43,7 +43,7 @@ describe('policyStopWhen', () => {
   it('does not ask the decision model while no tests ran, in a real ToolLoopAgent', async () => {
     const model = toolLoopModel('edit');
     const ws = workspace(4, 2);
-    const client = answeringClient([NOT_DONE, DONE]);
+    const client = createScriptedClient([NOT_DONE, DONE]);
     const decisions: CompletionDecision[] = [];
     const agent = new ToolLoopAgent({
       model,
@@ -68,7 +68,7 @@ describe('policyStopWhen', () => {
       model: toolLoopModel('edit'),
       tools: ws.tools,
       prompt: TASK,
-      stopWhen: policyStopWhen({ client: answeringClient([DONE]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests, onDecision: (d) => void decisions.push(d) }),
+      stopWhen: policyStopWhen({ client: createScriptedClient([DONE]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests, onDecision: (d) => void decisions.push(d) }),
     });
     expect(result.steps).toHaveLength(1);
     expect(decisions[0]).toMatchObject({ action: 'handoff_human', reason: 'evidence_contradicts_model', rule: 4 });
@@ -82,7 +82,7 @@ describe('policyStopWhen', () => {
     const ws = workspace(99);
     const decisions: CompletionDecision[] = [];
     const condition = policyStopWhen({
-      client: answeringClient([NOT_DONE, NOT_DONE, NOT_DONE, NOT_DONE]),
+      client: createScriptedClient([NOT_DONE, NOT_DONE, NOT_DONE, NOT_DONE]),
       task: TASK,
       acceptance: ACCEPTANCE,
       readTests: ws.readTests,
@@ -110,7 +110,7 @@ describe('policyStopWhen', () => {
       tools: ws.tools,
       prompt: TASK,
       stopWhen: policyStopWhen({
-        client: answeringClient([NOT_DONE, NOT_DONE, NOT_DONE]),
+        client: createScriptedClient([NOT_DONE, NOT_DONE, NOT_DONE]),
         task: TASK,
         acceptance: ACCEPTANCE,
         readTests: ws.readTests,
@@ -124,7 +124,7 @@ describe('policyStopWhen', () => {
 
   it('judges what readOutput returns and asks the given questions', async () => {
     const ws = workspace(1);
-    const client = answeringClient([{ diffTouchesOnlyPaginate: 0.95 }]);
+    const client = createScriptedClient([{ diffTouchesOnlyPaginate: 0.95 }]);
     await generateText({
       model: toolLoopModel('edit'),
       tools: ws.tools,
@@ -150,17 +150,17 @@ describe('policyStopWhen', () => {
         model: toolLoopModel('edit'),
         tools: ws.tools,
         prompt: TASK,
-        stopWhen: policyStopWhen({ client: answeringClient([failure]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests }),
+        stopWhen: policyStopWhen({ client: createScriptedClient([failure]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests }),
       }),
     ).rejects.toBe(failure);
   });
 
   it('fails fast on missing options', () => {
     const ws = workspace(1);
-    expect(() => policyStopWhen({ client: {} as never, task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests })).toThrow(/client with an evaluate\(\) method/);
-    expect(() => policyStopWhen({ client: answeringClient([]), task: TASK, acceptance: ACCEPTANCE } as never)).toThrow(/readTests/);
+    expect(() => policyStopWhen({ client: {} as never, task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests })).toThrow(/client must be an EvaluationClient/);
+    expect(() => policyStopWhen({ client: createScriptedClient([]), task: TASK, acceptance: ACCEPTANCE } as never)).toThrow(/readTests/);
     expect(() =>
-      policyStopWhen({ client: answeringClient([]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests, policy: { doneThreshold: 2 } as never }),
+      policyStopWhen({ client: createScriptedClient([]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests, policy: { doneThreshold: 2 } as never }),
     ).toThrow(/policy.doneThreshold/);
   });
 });

@@ -4,10 +4,31 @@ import { describe, expect, it } from 'vitest';
 import { EvaluationError } from '../../../src/judge/evaluation-error.js';
 import type { CompletionDecision } from '../../../src/integrations/ai-sdk/completion-loop.js';
 import { hardCapStopWhen } from '../../../src/integrations/ai-sdk/hard-cap-stop-when.js';
-import { policyStopWhen } from '../../../src/integrations/ai-sdk/policy-stop-when.js';
+import { policyStopWhen, type PolicyStopWhenOptions } from '../../../src/integrations/ai-sdk/policy-stop-when.js';
 import { createScriptedClient } from '../../../src/testing/scripted-client.js';
 import { ACCEPTANCE, DONE, editWorkspace as workspace, NOT_DONE, TASK } from './fixtures.js';
 import { toolCallResult, toolLoopModel } from './mock-model.js';
+
+/** A real generateText loop of `edit` steps stopped by policyStopWhen alone; returns the result and every decision. */
+async function runPolicyLoop(
+  ws: ReturnType<typeof workspace>,
+  options: Partial<PolicyStopWhenOptions<ReturnType<typeof workspace>['tools']>> & Pick<PolicyStopWhenOptions, 'client'>,
+) {
+  const decisions: CompletionDecision[] = [];
+  const result = await generateText({
+    model: toolLoopModel('edit'),
+    tools: ws.tools,
+    prompt: TASK,
+    stopWhen: policyStopWhen({
+      task: TASK,
+      acceptance: ACCEPTANCE,
+      readTests: ws.readTests,
+      onDecision: (d) => void decisions.push(d),
+      ...options,
+    }),
+  });
+  return { result, decisions };
+}
 
 describe('policyStopWhen', () => {
   it('stops a real generateText loop when the tests pass and the decision model says done', async () => {
@@ -62,17 +83,11 @@ describe('policyStopWhen', () => {
   });
 
   it('hands off with evidence_contradicts_model and stops the loop', async () => {
-    const ws = workspace(99);
-    const decisions: CompletionDecision[] = [];
-    const result = await generateText({
-      model: toolLoopModel('edit'),
-      tools: ws.tools,
-      prompt: TASK,
-      stopWhen: policyStopWhen({ client: createScriptedClient([DONE]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests, onDecision: (d) => void decisions.push(d) }),
-    });
+    const { result, decisions } = await runPolicyLoop(workspace(99), { client: createScriptedClient([DONE]) });
     expect(result.steps).toHaveLength(1);
     expect(decisions[0]).toMatchObject({ action: 'handoff_human', reason: 'evidence_contradicts_model', rule: 4 });
   });
+
 
   it('detects a stall per run, and one condition can serve two runs without mixing their windows', async () => {
     const repeating = () =>
@@ -103,57 +118,33 @@ describe('policyStopWhen', () => {
   });
 
   it('applies the policy step cap as rule 1', async () => {
-    const ws = workspace(99);
-    const decisions: CompletionDecision[] = [];
-    const result = await generateText({
-      model: toolLoopModel('edit'),
-      tools: ws.tools,
-      prompt: TASK,
-      stopWhen: policyStopWhen({
-        client: createScriptedClient([NOT_DONE, NOT_DONE, NOT_DONE]),
-        task: TASK,
-        acceptance: ACCEPTANCE,
-        readTests: ws.readTests,
-        policy: { doneThreshold: 0.7, midBandLow: 0.4, maxSteps: 3, stallRounds: 3 },
-        onDecision: (d) => void decisions.push(d),
-      }),
+    const { result, decisions } = await runPolicyLoop(workspace(99), {
+      client: createScriptedClient([NOT_DONE, NOT_DONE, NOT_DONE]),
+      policy: { doneThreshold: 0.7, midBandLow: 0.4, maxSteps: 3, stallRounds: 3 },
     });
     expect(result.steps).toHaveLength(3);
     expect(decisions.at(-1)).toMatchObject({ action: 'handoff_human', reason: 'hard_cap', evaluated: false });
   });
 
+
   it('judges what readOutput returns and asks the given questions', async () => {
-    const ws = workspace(1);
     const client = createScriptedClient([{ diffTouchesOnlyPaginate: 0.95 }]);
-    await generateText({
-      model: toolLoopModel('edit'),
-      tools: ws.tools,
-      prompt: TASK,
-      stopWhen: policyStopWhen({
-        client,
-        task: TASK,
-        acceptance: ACCEPTANCE,
-        readTests: ws.readTests,
-        readOutput: (steps) => `diff after ${steps.length} steps`,
-        questions: { diffTouchesOnlyPaginate: { type: 'boolean', instructions: 'Does the diff touch only paginate.ts?' } },
-      }),
+    const { decisions } = await runPolicyLoop(workspace(1), {
+      client,
+      readOutput: (steps) => `diff after ${steps.length} steps`,
+      questions: { diffTouchesOnlyPaginate: { type: 'boolean', instructions: 'Does the diff touch only paginate.ts?' } },
     });
     expect(client.calls[0]?.state).toMatchObject({ output: 'diff after 1 steps' });
     expect(Object.keys(client.calls[0]!.questions)).toEqual(['diffTouchesOnlyPaginate']);
+    expect(decisions).toMatchObject([{ action: 'stop_done', probabilities: { diffTouchesOnlyPaginate: 0.95 } }]);
   });
 
+
   it('rejects the loop when the decision model fails; an error never stops it as done', async () => {
-    const ws = workspace(1);
     const failure = new EvaluationError('rate_limited', 'the decision model answered 429', { status: 429 });
-    await expect(
-      generateText({
-        model: toolLoopModel('edit'),
-        tools: ws.tools,
-        prompt: TASK,
-        stopWhen: policyStopWhen({ client: createScriptedClient([failure]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests }),
-      }),
-    ).rejects.toBe(failure);
+    await expect(runPolicyLoop(workspace(1), { client: createScriptedClient([failure]) })).rejects.toBe(failure);
   });
+
 
   it('fails fast on missing options', () => {
     const ws = workspace(1);

@@ -216,7 +216,8 @@ describe('stopwise calibrate --live --client system-one', () => {
 
       const cache = await openScoreCacheFile(join(folder, 'cases.jsonl.scores.jsonl'));
       const keys = cases.map((labelled) => scoreCacheKey(NAMESPACE, caseState(labelled), doneCriteria));
-      const onDisk = keys.filter((key) => cache.get(key) !== undefined);
+      const onDisk: string[] = [];
+      for (const key of keys) if ((await cache.get(key)) !== undefined) onDisk.push(key);
       expect(onDisk.length).toBe(cache.loaded);
       expect(onDisk.length).toBeGreaterThan(0);
       expect(onDisk.length).toBeLessThanOrEqual(askedFirst);
@@ -378,14 +379,15 @@ describe('stopwise calibrate --live --client openai-compatible', () => {
 
     // The probabilities read from the logprobs are the served ones, and the calibration is the one on them.
     const cache = await openScoreCacheFile(join(folder, 'cases.jsonl.scores.jsonl'));
-    const used = cases.map((labelled) => {
-      const cached = cache.get(scoreCacheKey('openai-compatible:judge-7b', caseState(labelled), doneCriteria));
+    const used: Probabilities[] = [];
+    for (const labelled of cases) {
+      const cached = await cache.get(scoreCacheKey('openai-compatible:judge-7b', caseState(labelled), doneCriteria));
       if (cached === undefined) throw new Error(`case ${labelled.id} is not cached`);
       const served = answer(String(labelled.output));
       expect(cached.probabilities.acceptanceCovered).toBeCloseTo(served.acceptanceCovered, 9);
       expect(cached.probabilities.noOpenQuestions).toBeCloseTo(served.noOpenQuestions, 9);
-      return cached.probabilities as Probabilities;
-    });
+      used.push(cached.probabilities as Probabilities);
+    }
     const direct = await calibrateDirectly(cases, (labelled) => used[cases.indexOf(labelled)] as Probabilities);
     expect(printed.result).toEqual(direct.result);
     expect(printed.metrics).toEqual(direct.metrics);

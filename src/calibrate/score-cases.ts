@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { doneCriteria } from '../judge/boolean-question.js';
 import type { EvaluationClient, EvaluationQuestions } from '../judge/evaluation-client.js';
 import { isEvaluationError } from '../judge/evaluation-error.js';
@@ -106,6 +107,8 @@ export async function scoreCases(
   // Aborted by the caller's signal or by `stopWhen`; requests see both.
   const stop = new AbortController();
   const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  // Every request in flight listens to it (a few listeners each); no leak, so no warning at high concurrency.
+  setMaxListeners(0, signal);
   let scored = 0;
   let fromCache = 0;
   let completed = 0;

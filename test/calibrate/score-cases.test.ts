@@ -216,6 +216,30 @@ describe('scoreCases', () => {
     expect(() => stopOnRepeatedFailures(0)).toThrow(RangeError);
   });
 
+  it('lets many requests in flight listen to the signal without a listener warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const client: EvaluationClient = {
+        async evaluate(_request, options) {
+          // Like the HTTP clients: a listener per request (and per attempt) on the caller's signal.
+          const listeners = [() => undefined, () => undefined];
+          for (const listener of listeners) options?.signal?.addEventListener('abort', listener);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          for (const listener of listeners) options?.signal?.removeEventListener('abort', listener);
+          return { model: 'm', answers: { acceptanceCovered: { probability: 0.6 }, noOpenQuestions: { probability: 0.6 } } };
+        },
+      };
+      const result = await scoreCases(unscored(40), client, { concurrency: 20, signal: new AbortController().signal });
+      expect(result.scored).toBe(40);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('keys the cache on the namespace, state and questions, not on key order', () => {
     const a = scoreCacheKey('n', { task: 't', output: 'o' }, doneCriteria);
     expect(scoreCacheKey('n', { output: 'o', task: 't' }, doneCriteria)).toBe(a);

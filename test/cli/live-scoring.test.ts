@@ -357,7 +357,7 @@ describe('stopwise calibrate --live --client openai-compatible', () => {
     });
     const folder = folderWith(EXAMPLE);
     const run = await runCli(
-      ['calibrate', 'cases.jsonl', '--live', '--client', 'openai-compatible', '--base-url', server.baseURL, '--model', 'judge-7b', '--api-key-env', 'LOCAL_JUDGE_KEY', '--json'],
+      ['calibrate', 'cases.jsonl', '--live', '--client', 'openai-compatible', '--base-url', server.baseURL, '--model', 'judge-7b', '--api-key-env', 'LOCAL_JUDGE_KEY', '--concurrency', '16', '--json'],
       { cwd: folder, env: envWith({ LOCAL_JUDGE_KEY: KEY }) },
     );
     const printed = parseJson(run);
@@ -376,6 +376,7 @@ describe('stopwise calibrate --live --client openai-compatible', () => {
       alreadyScored: 0,
     });
     expect(run.stderr + run.stdout).not.toContain(KEY);
+    expect(run.stderr).not.toContain('Warning');
 
     // The probabilities read from the logprobs are the served ones, and the calibration is the one on them.
     const cache = await openScoreCacheFile(join(folder, 'cases.jsonl.scores.jsonl'));

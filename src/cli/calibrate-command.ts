@@ -44,7 +44,7 @@ scoring with a decision model (for cases with task and output but no probabiliti
   --api-key-env VAR     the environment variable holding the key (default
                         SYSTEM_ONE_API_KEY, or OPENAI_API_KEY for openai-compatible)
   --timeout-ms N        time allowed per attempt (default 30000)
-  --concurrency N       requests in flight at once (default 4)
+  --concurrency N       cases asked at once (default 4)
   --cache FILE          where answers are kept so an interrupted run resumes
                         (default CASES.jsonl.scores.jsonl)
 

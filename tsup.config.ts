@@ -9,6 +9,8 @@ const entries = {
   'system-one': 'src/judge/system-one/index.ts',
   'openai-compatible': 'src/judge/openai-compatible/index.ts',
   testing: 'src/testing/index.ts',
+  'ai-sdk': 'src/integrations/ai-sdk/index.ts',
+  langgraph: 'src/integrations/langgraph/index.ts',
   hosts: 'src/hosts/index.ts',
 };
 

@@ -116,6 +116,13 @@ export { decideCompletionAfterEvaluate } from './judge/decide-completion-after-e
 export type { CompletionStepInput, EvaluatedCompletionAction } from './judge/decide-completion-after-evaluate.js';
 export { createCachedClient } from './judge/cached-client.js';
 export type { CachedClient, CachedClientOptions } from './judge/cached-client.js';
+export { createConfiguredClient, DECISION_MODEL_CLIENTS } from './judge/create-configured-client.js';
+export type {
+  DecisionModelConfig,
+  DecisionModelClientName,
+  ConfiguredClient,
+  ConfiguredClientOptions,
+} from './judge/create-configured-client.js';
 export { estimateEvaluationCost, DEFAULT_BLOCK_BYTES } from './judge/estimate-evaluation-cost.js';
 export type { EvaluationPricing, EvaluationCostEstimate } from './judge/estimate-evaluation-cost.js';
 export { parseRunTrace, formatRunTraceError } from './replay/run-trace.js';

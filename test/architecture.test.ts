@@ -24,6 +24,42 @@ describe('architecture', () => {
     }
   });
 
+  it('imports the AI SDK and LangGraph only from their own integration folders', () => {
+    for (const file of sourceFiles('src')) {
+      const text = readFileSync(file, 'utf8');
+      const relative = file.slice(root.length + 1).replaceAll('\\', '/');
+      const imports = [...text.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1] ?? '');
+      for (const specifier of imports) {
+        if (specifier === 'ai' || specifier.startsWith('ai/')) expect(relative).toMatch(/^src\/integrations\/ai-sdk\//);
+        if (specifier.startsWith('@langchain/')) expect(relative).toMatch(/^src\/integrations\/langgraph\//);
+      }
+    }
+  });
+
+  it('builds a main entry that loads only runtime dependencies, never the AI SDK or LangGraph', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const runtime = Object.keys(manifest.dependencies ?? {});
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(join(root, 'dist', file), 'utf8');
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        const specifier = match[1] ?? '';
+        if (specifier.startsWith('./')) visit(specifier.slice(2));
+        else if (!specifier.startsWith('node:')) bare.add(specifier);
+      }
+    };
+    visit('index.js');
+    expect(seen.size).toBeGreaterThan(1);
+    for (const specifier of bare) {
+      expect(specifier).not.toMatch(/^(ai|ai\/.*|@langchain\/.*)$/);
+      const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? '');
+      expect(runtime, `the main entry loads ${specifier}`).toContain(name);
+    }
+  });
+
   it('keeps the decision-model clients and test doubles free of node:* imports and runtime dependencies', () => {
     const files = [...sourceFiles('src/judge'), ...sourceFiles('src/testing')];
     expect(files.length).toBeGreaterThan(10);

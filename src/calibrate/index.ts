@@ -52,7 +52,7 @@ export type { TemperatureMap } from './fit-temperature.js';
 export { fitIsotonic } from './fit-isotonic.js';
 export type { IsotonicMap } from './fit-isotonic.js';
 export { recalibrateClient } from './recalibrate-client.js';
-export { scoreCases } from './score-cases.js';
+export { scoreCases, stopOnRepeatedFailures } from './score-cases.js';
 export type {
   ScoreCache,
   CachedScore,

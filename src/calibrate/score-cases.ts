@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { doneCriteria } from '../judge/boolean-question.js';
 import type { EvaluationClient, EvaluationQuestions } from '../judge/evaluation-client.js';
 import { isEvaluationError } from '../judge/evaluation-error.js';
@@ -51,6 +52,13 @@ export interface ScoreCasesOptions {
   readonly onProgress?: (progress: ScoreProgress) => void;
   /** Stops taking new cases and aborts the requests in flight; finished answers stay cached. */
   readonly signal?: AbortSignal;
+  /**
+   * Called after each failed case with the number of failures since the last
+   * answer; returning true stops the run as the signal would, so that a model
+   * that cannot answer does not fail every remaining case one by one.
+   * {@link stopOnRepeatedFailures} is the usual rule.
+   */
+  readonly stopWhen?: (failure: ScoreFailure, failuresInRow: number) => boolean;
 }
 
 /** The result of {@link scoreCases}: the cases in input order, the scored ones now carrying probabilities. */
@@ -64,6 +72,8 @@ export interface ScoreCasesResult {
   readonly failures: readonly ScoreFailure[];
   /** True when the signal stopped the run before every case was scored. */
   readonly aborted: boolean;
+  /** The failure for which `stopWhen` stopped the run, when it did. */
+  readonly stoppedBy?: ScoreFailure;
 }
 
 /**
@@ -94,14 +104,20 @@ export async function scoreCases(
   const out: LabelledCase[] = [...cases];
   const pending = cases.flatMap((labelled, index) => (isScoredCase(labelled) ? [] : [index]));
   const failures: ScoreFailure[] = [];
+  // Aborted by the caller's signal or by `stopWhen`; requests see both.
+  const stop = new AbortController();
+  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  // Every request in flight listens to it (a few listeners each); no leak, so no warning at high concurrency.
+  setMaxListeners(0, signal);
   let scored = 0;
   let fromCache = 0;
   let completed = 0;
-  let aborted = false;
+  let failuresInRow = 0;
+  let stoppedBy: ScoreFailure | undefined;
   const report = (): void =>
     options.onProgress?.({ total: pending.length, completed, fromCache, failed: failures.length });
 
-  /** Scores one case; false when the signal aborted it. */
+  /** Scores one case; false when the run was stopped while it was asked. */
   const scoreOne = async (index: number): Promise<boolean> => {
     const labelled = cases[index] as LabelledCase;
     const state = caseState(labelled);
@@ -113,10 +129,7 @@ export async function scoreCases(
       return true;
     }
     try {
-      const result = await client.evaluate(
-        { state, questions },
-        options.signal === undefined ? {} : { signal: options.signal },
-      );
+      const result = await client.evaluate({ state, questions }, { signal });
       const probabilities: Record<string, number> = {};
       for (const name of names) {
         const probability = result.answers[name]?.probability;
@@ -128,30 +141,38 @@ export async function scoreCases(
       await options.cache?.set(key, { probabilities, model: result.model });
       out[index] = withProbabilities(labelled, probabilities, names);
       scored++;
+      failuresInRow = 0;
       return true;
     } catch (error) {
-      if (options.signal?.aborted === true) return false;
-      failures.push({
+      if (signal.aborted) return false;
+      const failure: ScoreFailure = {
         index,
         ...(labelled.id === undefined ? {} : { id: labelled.id }),
         message: error instanceof Error ? error.message : String(error),
         ...(isEvaluationError(error) ? { kind: error.kind } : {}),
-      });
+      };
+      failures.push(failure);
+      failuresInRow++;
+      if (options.stopWhen?.(failure, failuresInRow) === true) {
+        stoppedBy = failure;
+        stop.abort(new Error(`scoring stopped: ${failure.message}`));
+      }
       return true;
     }
   };
 
   let next = 0;
+  let unfinished = false;
   const worker = async (): Promise<void> => {
     for (;;) {
-      if (options.signal?.aborted === true) {
-        if (next < pending.length) aborted = true;
+      if (signal.aborted) {
+        if (next < pending.length) unfinished = true;
         return;
       }
       const position = next++;
       if (position >= pending.length) return;
       if (!(await scoreOne(pending[position] as number))) {
-        aborted = true;
+        unfinished = true;
         return;
       }
       completed++;
@@ -160,7 +181,31 @@ export async function scoreCases(
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
   failures.sort((a, b) => a.index - b.index);
-  return { cases: out, scored, fromCache, alreadyScored: cases.length - pending.length, failures, aborted };
+  return {
+    cases: out,
+    scored,
+    fromCache,
+    alreadyScored: cases.length - pending.length,
+    failures,
+    aborted: unfinished && options.signal?.aborted === true,
+    ...(stoppedBy === undefined ? {} : { stoppedBy }),
+  };
+}
+
+/**
+ * The usual `stopWhen` rule of {@link scoreCases}: stop at the first `auth`
+ * or `configuration` error (every later request would repeat it), or after
+ * `maxFailuresInRow` failures with no answer between them.
+ *
+ * @example
+ * await scoreCases(cases, client, { stopWhen: stopOnRepeatedFailures(5) });
+ */
+export function stopOnRepeatedFailures(maxFailuresInRow = 5): (failure: ScoreFailure, failuresInRow: number) => boolean {
+  if (!Number.isInteger(maxFailuresInRow) || maxFailuresInRow < 1) {
+    throw new RangeError(`maxFailuresInRow must be a positive integer, got ${String(maxFailuresInRow)}`);
+  }
+  return (failure, failuresInRow) =>
+    failure.kind === 'auth' || failure.kind === 'configuration' || failuresInRow >= maxFailuresInRow;
 }
 
 /** What the decision model is shown about a case. */

@@ -5,8 +5,10 @@ import { brierScore, expectedCalibrationError, reliabilityBins } from '../calibr
 import { renderCalibrationReport } from '../calibrate/calibration-report-html.js';
 import { formatLabelledCaseError, isScoredCase, parseLabelledCases, type ScoredCase } from '../calibrate/labelled-case.js';
 import type { RiskKind } from '../calibrate/learn-then-test.js';
+import { DECISION_MODEL_CLIENTS, type DecisionModelClientName } from '../judge/create-configured-client.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { formatTable } from './format-table.js';
+import type { LiveScoringSettings, LiveScoringSummary } from './live-scoring.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { readTextFile } from './read-inputs.js';
 
@@ -31,11 +33,30 @@ options:
   --json                print the result as JSON
   -h, --help            show this help
 
+scoring with a decision model (for cases with task and output but no probabilities):
+  --live                score those cases first, then calibrate
+  --client system-one|openai-compatible
+                        the decision model: system-one reads SYSTEM_ONE_API_KEY,
+                        SYSTEM_ONE_BASE_URL and SYSTEM_ONE_MODEL; openai-compatible
+                        needs --base-url and --model (the key is optional)
+  --base-url URL        the API root (overrides SYSTEM_ONE_BASE_URL)
+  --model NAME          the model to ask (overrides SYSTEM_ONE_MODEL)
+  --api-key-env VAR     the environment variable holding the key (default
+                        SYSTEM_ONE_API_KEY, or OPENAI_API_KEY for openai-compatible)
+  --timeout-ms N        time allowed per attempt (default 30000)
+  --concurrency N       cases asked at once (default 4)
+  --cache FILE          where answers are kept so an interrupted run resumes
+                        (default CASES.jsonl.scores.jsonl)
+
 Each line of CASES.jsonl is one case:
   {"probabilities": {"acceptanceCovered": 0.91}, "tests": {"passed": true, "failed": [], "ran": 12},
    "label": "done", "taskType": "bugfix", "id": "case-1"}
+or, to be scored with --live:
+  {"task": "...", "acceptance": ["..."], "output": "...", "tests": {...}, "label": "not_done"}
 
-exit codes: 0 calibrated (certified or not); 1 a file or line could not be read; 2 usage error`;
+exit codes: 0 calibrated (certified or not); 1 a file or line could not be read, the
+decision model is not configured, or cases could not be scored (nothing is calibrated
+then); 2 usage error; 130 interrupted (the answers so far stay cached)`;
 
 /** `stopwise calibrate`: chooses stop thresholds from labelled cases, with a guarantee. */
 export async function calibrateCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -51,6 +72,14 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       'policy-out': { type: 'string' },
       html: { type: 'string' },
       json: { type: 'boolean', default: false },
+      live: { type: 'boolean', default: false },
+      client: { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key-env': { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      concurrency: { type: 'string' },
+      cache: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     HELP,
@@ -73,6 +102,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     throw new CliUsageError(`--risk must be joint or conditional, got "${values.risk}"`);
   }
   const risk = values.risk as RiskKind | undefined;
+  const live = readLiveOptions(values, file, io.cwd);
 
   const read = await readTextFile(file, io.cwd);
   if (!read.ok) {
@@ -84,14 +114,24 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     io.stderr(`stopwise calibrate: ${formatLabelledCaseError(casesRead.error)}\n`);
     return 1;
   }
+  let cases: readonly ScoredCase[];
+  let scoring: LiveScoringSummary | undefined;
   const unscored = casesRead.cases.flatMap((labelled, index) => (isScoredCase(labelled) ? [] : [casesRead.lines[index]]));
-  if (unscored.length > 0) {
+  if (unscored.length === 0) {
+    if (live !== undefined) io.stderr(`stopwise calibrate: every case carries probabilities; nothing to score\n`);
+    cases = casesRead.cases as readonly ScoredCase[];
+  } else if (live === undefined) {
     io.stderr(
-      `stopwise calibrate: ${file}:${unscored[0]}: probabilities: ${unscored.length} case${unscored.length === 1 ? ' has' : 's have'} no probabilities (lines ${unscored.slice(0, 5).join(', ')}${unscored.length > 5 ? ', ...' : ''}); score them with a decision model first (scoreCases in stopwise/calibrate)\n`,
+      `stopwise calibrate: ${file}:${unscored[0]}: probabilities: ${unscored.length} case${unscored.length === 1 ? ' has' : 's have'} no probabilities (lines ${unscored.slice(0, 5).join(', ')}${unscored.length > 5 ? ', ...' : ''}); score them with a decision model first: add --live --client system-one|openai-compatible\n`,
     );
     return 1;
+  } else {
+    const { scoreCasesLive } = await import('./live-scoring.js');
+    const scored = await scoreCasesLive(file, casesRead.cases, casesRead.lines, live, io);
+    if (!scored.ok) return scored.code;
+    cases = scored.cases;
+    scoring = scored.summary;
   }
-  const cases = casesRead.cases as readonly ScoredCase[];
   const result = calibrateThresholds(cases, {
     ...(alpha === undefined ? {} : { alpha }),
     ...(delta === undefined ? {} : { delta }),
@@ -127,13 +167,60 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   }
 
   if (values.json) {
-    io.stdout(`${JSON.stringify({ source: file, result, metrics }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ source: file, ...(scoring === undefined ? {} : { scoring }), result, metrics }, null, 2)}\n`);
     for (const note of notes) io.stderr(`stopwise calibrate: ${note}\n`);
   } else {
     io.stdout(renderText(file, result, metrics));
     for (const note of notes) io.stdout(`${note}\n`);
   }
   return 0;
+}
+
+const LIVE_ONLY = ['client', 'base-url', 'model', 'api-key-env', 'timeout-ms', 'concurrency', 'cache'] as const;
+
+function readLiveOptions(
+  values: { readonly live?: boolean | undefined } & Partial<Record<(typeof LIVE_ONLY)[number], string | boolean | undefined>>,
+  file: string,
+  cwd: string,
+): LiveScoringSettings | undefined {
+  if (values.live !== true) {
+    const given = LIVE_ONLY.find((name) => values[name] !== undefined);
+    if (given !== undefined) throw new CliUsageError(`--${given} only applies with --live`);
+    return undefined;
+  }
+  const client = values.client;
+  if (client === undefined) throw new CliUsageError(`--live needs --client ${DECISION_MODEL_CLIENTS.join('|')}`);
+  if (typeof client !== 'string' || !(DECISION_MODEL_CLIENTS as readonly string[]).includes(client)) {
+    throw new CliUsageError(`--client must be ${DECISION_MODEL_CLIENTS.join(' or ')}, got "${String(client)}"`);
+  }
+  const text = (name: 'base-url' | 'model' | 'api-key-env' | 'cache'): string | undefined => {
+    const value = values[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value.trim() === '') throw new CliUsageError(`--${name} must not be empty`);
+    return value;
+  };
+  const timeoutMs = readNumber('timeout-ms', values['timeout-ms'] as string | undefined, (v) => v > 0, 'a positive number of milliseconds');
+  const concurrency = readNumber(
+    'concurrency',
+    values.concurrency as string | undefined,
+    (v) => Number.isInteger(v) && v >= 1 && v <= 256,
+    'an integer from 1 to 256',
+  );
+  const baseURL = text('base-url');
+  const model = text('model');
+  const apiKeyEnv = text('api-key-env');
+  const cache = text('cache') ?? `${file}.scores.jsonl`;
+  return {
+    config: {
+      client: client as DecisionModelClientName,
+      ...(baseURL === undefined ? {} : { baseURL }),
+      ...(model === undefined ? {} : { model }),
+      ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    },
+    concurrency: concurrency ?? 4,
+    cache: { shown: cache, path: resolve(cwd, cache) },
+  };
 }
 
 function readNumber(name: string, raw: string | undefined, valid: (value: number) => boolean, expected: string): number | undefined {

@@ -44,4 +44,3 @@ export type { HookSessionState, StopAttempt, StopOutcomeKind } from './hook-sess
 export { runStopHook } from './run-stop-hook.js';
 export type { StopHookRun, RunStopHookOptions } from './run-stop-hook.js';
 export type { HookTestRunner, HookTestResult } from './hook-test-runner.js';
-export { createConfiguredClient } from './configured-client.js';

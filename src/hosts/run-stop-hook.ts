@@ -150,7 +150,7 @@ async function decideLocked(
   const needsModel = capped === undefined && !reEntered && (options.client !== undefined || config.judge.client !== 'none') && !noTestsRan(tests);
   let checked: StopHookCheck;
   if (needsModel) {
-    const client = options.client ?? (await import('./configured-client.js')).createConfiguredClient(config.judge, env);
+    const client = options.client ?? (await configuredClient(config, env));
     checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests);
   }
   const decision = decideStopHook(input, checked, tests, { reEntered, loop: attempt.loop, policy: config.policy });
@@ -159,6 +159,28 @@ async function decideLocked(
   const criteriaBlock = kind === 'block' && !testsFailed(tests) && !noTestsRan(tests);
   const additionalContext = criteriaBlock ? describeTask(config) : undefined;
   return { decision, ...(additionalContext === undefined ? {} : { additionalContext }) };
+}
+
+/** Retries per request: a stop hook has its host's timeout to keep, so one retry, not the clients' default two. */
+const HOOK_MAX_RETRIES = 1;
+
+/** The client `judge` configures, or the error that says why there is none (never thrown: for the hook, that model is down). */
+async function configuredClient(config: StopwiseConfig, env: NodeJS.ProcessEnv): Promise<EvaluationClient | Error> {
+  const { judge } = config;
+  if (judge.client === 'none') return new Error('no decision model is configured (judge.client is "none")');
+  const { createConfiguredClient } = await import('../judge/create-configured-client.js');
+  try {
+    return await createConfiguredClient(
+      { ...judge, client: judge.client },
+      {
+        env,
+        settingNames: { baseURL: 'judge.baseURL', model: 'judge.model', apiKeyEnv: 'judge.apiKeyEnv' },
+        http: { maxRetries: HOOK_MAX_RETRIES },
+      },
+    );
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
 
 /** The completion check of the turn: the judgement, or the error that kept the model from answering (never thrown). */

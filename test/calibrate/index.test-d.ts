@@ -4,7 +4,11 @@ import {
   calibrateThresholds,
   evaluatePolicy,
   fitPlatt,
+  scoreCases,
+  stopOnRepeatedFailures,
   type CalibrationMap,
+  type ScoreCasesOptions,
+  type ScoreFailure,
   type CalibrationResult,
   type LabelledCase,
   type ScoredCase,
@@ -21,4 +25,7 @@ test('the calibrate entry point types', () => {
   // A scored case is a labelled case with probabilities; an unscored one is not a scored one.
   expectTypeOf<ScoredCase>().toMatchTypeOf<LabelledCase>();
   expectTypeOf<{ label: 'done'; task: string; output: string }>().not.toMatchTypeOf<ScoredCase>();
+  // The usual stop rule is a stopWhen; the result names the failure that stopped the run.
+  expectTypeOf(stopOnRepeatedFailures).returns.toEqualTypeOf<NonNullable<ScoreCasesOptions['stopWhen']>>();
+  expectTypeOf(scoreCases).returns.resolves.toHaveProperty('stoppedBy').toEqualTypeOf<ScoreFailure | undefined>();
 });

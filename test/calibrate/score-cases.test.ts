@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelledCase } from '../../src/calibrate/labelled-case.js';
-import { scoreCacheKey, scoreCases, type CachedScore, type ScoreCache, type ScoreProgress } from '../../src/calibrate/score-cases.js';
+import { scoreCacheKey, scoreCases, stopOnRepeatedFailures, type CachedScore, type ScoreCache, type ScoreProgress } from '../../src/calibrate/score-cases.js';
 import { doneCriteria } from '../../src/judge/boolean-question.js';
 import type { EvaluationClient, EvaluationRequest } from '../../src/judge/evaluation-client.js';
 import { EvaluationError } from '../../src/judge/evaluation-error.js';
@@ -142,6 +142,102 @@ describe('scoreCases', () => {
     expect(result.failures).toEqual([]);
     expect(cache.entries.size).toBe(1);
     expect(gate.requests).toHaveLength(3);
+  });
+
+  it('stops when stopWhen says so: no new case is started and the requests in flight are aborted', async () => {
+    const asked: string[] = [];
+    let aborts = 0;
+    const client: EvaluationClient = {
+      async evaluate(request, options) {
+        const task = String((request.state as { task: string }).task);
+        asked.push(task);
+        if (task === 'task 0') return { model: 'm', answers: { acceptanceCovered: { probability: 0.9 }, noOpenQuestions: { probability: 0.9 } } };
+        if (task === 'task 3') {
+          // Still in flight when the run stops.
+          return new Promise((_resolve, reject) =>
+            options?.signal?.addEventListener('abort', () => {
+              aborts++;
+              reject(new EvaluationError('aborted', 'aborted'));
+            }),
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        throw new EvaluationError('server', `boom ${task}`, { status: 503 });
+      },
+    };
+    const seen: [number, number][] = [];
+    const result = await scoreCases(unscored(10), client, {
+      concurrency: 2,
+      stopWhen: (failure, inRow) => {
+        seen.push([failure.index, inRow]);
+        return inRow >= 3;
+      },
+    });
+    expect(seen).toEqual([
+      [1, 1],
+      [2, 2],
+      [4, 3],
+    ]);
+    expect(result.stoppedBy).toEqual({ index: 4, id: 'c4', message: 'boom task 4', kind: 'server' });
+    expect(result.failures.map((failure) => failure.index)).toEqual([1, 2, 4]);
+    expect(result.aborted).toBe(false);
+    expect(result.scored).toBe(1);
+    expect(aborts).toBe(1);
+    expect(asked).toEqual(['task 0', 'task 1', 'task 2', 'task 3', 'task 4']);
+    expect(result.cases.filter((labelled) => labelled.probabilities === undefined)).toHaveLength(9);
+  });
+
+  it('counts failures in a row from the last answer', async () => {
+    const outcomes = ['fail', 'fail', 'ok', 'fail', 'fail', 'fail', 'ok'];
+    let call = 0;
+    const client: EvaluationClient = {
+      async evaluate() {
+        const outcome = outcomes[call++];
+        if (outcome === 'fail') throw new EvaluationError('network', 'unreachable');
+        return { model: 'm', answers: { acceptanceCovered: { probability: 0.5 }, noOpenQuestions: { probability: 0.5 } } };
+      },
+    };
+    const rows: number[] = [];
+    const result = await scoreCases(unscored(7), client, { concurrency: 1, stopWhen: (_failure, inRow) => (rows.push(inRow), false) });
+    expect(rows).toEqual([1, 2, 1, 2, 3]);
+    expect(result.stoppedBy).toBeUndefined();
+    expect(result.scored).toBe(2);
+  });
+
+  it('stopOnRepeatedFailures stops at the first auth or configuration error, or after a run of failures', () => {
+    const stop = stopOnRepeatedFailures(3);
+    expect(stop({ index: 0, message: 'm', kind: 'auth' }, 1)).toBe(true);
+    expect(stop({ index: 0, message: 'm', kind: 'configuration' }, 1)).toBe(true);
+    expect(stop({ index: 0, message: 'm', kind: 'server' }, 2)).toBe(false);
+    expect(stop({ index: 0, message: 'm', kind: 'server' }, 3)).toBe(true);
+    expect(stop({ index: 0, message: 'not a probability' }, 1)).toBe(false);
+    expect(stopOnRepeatedFailures()({ index: 0, message: 'm', kind: 'timeout' }, 4)).toBe(false);
+    expect(stopOnRepeatedFailures()({ index: 0, message: 'm', kind: 'timeout' }, 5)).toBe(true);
+    expect(() => stopOnRepeatedFailures(0)).toThrow(RangeError);
+  });
+
+  it('lets many requests in flight listen to the signal without a listener warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const client: EvaluationClient = {
+        async evaluate(_request, options) {
+          // Like the HTTP clients: a listener per request (and per attempt) on the caller's signal.
+          const listeners = [() => undefined, () => undefined];
+          for (const listener of listeners) options?.signal?.addEventListener('abort', listener);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          for (const listener of listeners) options?.signal?.removeEventListener('abort', listener);
+          return { model: 'm', answers: { acceptanceCovered: { probability: 0.6 }, noOpenQuestions: { probability: 0.6 } } };
+        },
+      };
+      const result = await scoreCases(unscored(40), client, { concurrency: 20, signal: new AbortController().signal });
+      expect(result.scored).toBe(40);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('keys the cache on the namespace, state and questions, not on key order', () => {

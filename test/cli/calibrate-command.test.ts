@@ -93,4 +93,35 @@ describe('stopwise calibrate', () => {
     expect(help.stdout).toContain('usage: stopwise calibrate CASES.jsonl');
     expect(run(['--help']).stdout).toContain('calibrate');
   });
+
+  it('exits 2 on live-scoring flags that do not fit together', () => {
+    const client = run(['calibrate', examples, '--client', 'system-one']);
+    expect(client.code).toBe(2);
+    expect(client.stderr).toContain('--client only applies with --live');
+    expect(run(['calibrate', examples, '--cache', 'x.jsonl']).stderr).toContain('--cache only applies with --live');
+    const live = run(['calibrate', examples, '--live']);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toContain('--live needs --client system-one|openai-compatible');
+    expect(run(['calibrate', examples, '--live', '--client', 'gpt']).stderr).toContain(
+      '--client must be system-one or openai-compatible, got "gpt"',
+    );
+    expect(run(['calibrate', examples, '--live', '--client', 'system-one', '--concurrency', '0']).stderr).toContain(
+      '--concurrency must be an integer from 1 to 256, got "0"',
+    );
+    expect(run(['calibrate', examples, '--live', '--client', 'system-one', '--timeout-ms', '-5']).code).toBe(2);
+    expect(run(['calibrate', examples, '--live', '--client', 'system-one', '--model', '']).stderr).toContain('--model must not be empty');
+  });
+
+  it('with --live and every case already scored, asks no model and needs no configuration', () => {
+    const plain = run(['calibrate', examples, '--json']);
+    const result = spawnSync(process.execPath, [cli, 'calibrate', examples, '--live', '--client', 'system-one', '--json'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe('stopwise calibrate: every case carries probabilities; nothing to score\n');
+    expect(result.stdout).toBe(plain.stdout);
+  });
 });

@@ -61,7 +61,8 @@ describe('ready-made tools', () => {
     const result = await generateText({ model, prompt: 'fetch the invoices', tools: { finish: tool(aiSdkFinishTool) } });
     const sent = model.doGenerateCalls[0]?.tools?.[0];
     expect(sent).toMatchObject({ type: 'function', name: 'finish', description: aiSdkFinishTool.description });
-    const { $schema: _draft, ...schema } = (sent as { inputSchema: Record<string, unknown> }).inputSchema;
+    if (sent?.type !== 'function') throw new Error('the finish tool was not sent as a function tool');
+    const { $schema: _draft, ...schema } = sent.inputSchema as Record<string, unknown>;
     expect(schema).toEqual(finishToolInputSchema);
     expect(result.toolCalls).toMatchObject([{ toolName: 'finish', input: { kind: 'give_up', note: 'portal offline' } }]);
   });

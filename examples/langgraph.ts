@@ -1,0 +1,103 @@
+// The LangGraph integration, offline: a fake chat model plays the agent, a
+// scripted decision model checks its "done". Run: npx tsx examples/langgraph.ts
+import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
+import { checkCompletion, parseFinishSignal, type TestEvidence } from 'stopwise';
+import { routeStop, STOP_ROUTES, StopStateAnnotation } from 'stopwise/langgraph';
+import { createScriptedClient, type ScriptedReply } from 'stopwise/testing';
+
+const task = 'Fix paginate() so that the last partial page is returned.';
+const acceptance = ['the last partial page is returned'];
+
+const State = Annotation.Root({
+  ...StopStateAnnotation.spec,
+  note: Annotation<string>({ reducer: (_, next) => next, default: () => '' }),
+  trail: Annotation<string[]>({ reducer: (left, right) => left.concat(right), default: () => [] }),
+  outcome: Annotation<string>({ reducer: (_, next) => next, default: () => '' }),
+});
+
+/** The agent's turn: its reply is either work in progress or a `finish` call `{ kind, note }`. */
+function readReply(text: string) {
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch {
+    return { signal: 'continue' as const, note: text };
+  }
+  const parsed = parseFinishSignal(input);
+  if (!parsed.ok) throw new Error(`malformed finish call: ${parsed.error.message}`);
+  return { signal: parsed.signal.kind, note: parsed.signal.note };
+}
+
+function buildGraph(replies: string[], testsAfterTurn: (turn: number) => TestEvidence, judge: ReturnType<typeof createScriptedClient>) {
+  const agent = new FakeListChatModel({ responses: replies });
+  return new StateGraph(State)
+    .addNode('turn', async (state) => {
+      const reply = await agent.invoke([['user', task]]);
+      const { signal, note } = readReply(String(reply.content));
+      const steps = state.steps + 1;
+      let verified = false;
+      let why = '';
+      if (signal === 'done') {
+        // A "done" counts only when code verifies it: the tests pass and the decision model agrees.
+        const check = await checkCompletion(judge, { task, output: note, acceptance, tests: testsAfterTurn(steps) });
+        verified = check.done;
+        why = verified ? ' (verified)' : ` (not verified: ${check.reason})`;
+      }
+      return { steps, signal, verified, note, trail: [`${signal}${why}`] };
+    })
+    .addNode('success', () => ({ outcome: 'success' }))
+    .addNode('limit', () => ({ outcome: 'limit' }))
+    .addNode('give_up', () => ({ outcome: 'gave_up' }))
+    .addNode('human', () => ({ outcome: 'need_help' }))
+    .addEdge(START, 'turn')
+    .addConditionalEdges('turn', routeStop, [...STOP_ROUTES])
+    .addEdge('success', END)
+    .addEdge('limit', END)
+    .addEdge('give_up', END)
+    .addEdge('human', END)
+    .compile();
+}
+
+const failing: TestEvidence = { passed: false, failed: ['paginate > last page'], ran: 31 };
+const passing: TestEvidence = { passed: true, failed: [], ran: 31 };
+const finish = (kind: string, note: string) => JSON.stringify({ kind, note });
+
+const scenarios: { name: string; maxSteps: number; replies: string[]; tests: (turn: number) => TestEvidence; judge: ScriptedReply[] }[] = [
+  {
+    name: 'success',
+    maxSteps: 10,
+    replies: [
+      'Reading paginate.ts.',
+      finish('done', 'Changed the bound.'),
+      finish('done', 'Changed the bound to i < pages; the last partial page is returned.'),
+    ],
+    tests: (turn) => (turn >= 3 ? passing : failing),
+    judge: [
+      { acceptanceCovered: 0.9, noOpenQuestions: 0.9 },
+      { acceptanceCovered: 0.92, noOpenQuestions: 0.9 },
+    ],
+  },
+  { name: 'limit', maxSteps: 3, replies: ['Still reading.'], tests: () => failing, judge: [] },
+  {
+    name: 'give_up',
+    maxSteps: 10,
+    replies: [finish('give_up', 'The fixture database is not reachable from this sandbox; I tried the two documented hosts.')],
+    tests: () => failing,
+    judge: [],
+  },
+  {
+    name: 'human',
+    maxSteps: 10,
+    replies: [finish('need_help', 'Should page 0 return 404 or an empty page?')],
+    tests: () => failing,
+    judge: [],
+  },
+];
+
+for (const scenario of scenarios) {
+  const judge = createScriptedClient(scenario.judge);
+  const final = await buildGraph(scenario.replies, scenario.tests, judge).invoke({ maxSteps: scenario.maxSteps });
+  console.log(`${scenario.name}: ended as ${final.outcome} after ${final.steps} turns: ${final.trail.join(' -> ')}`);
+  if (final.outcome === 'gave_up' || final.outcome === 'need_help') console.log(`  the agent said: ${final.note}`);
+}

@@ -1,0 +1,104 @@
+import { generateText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { StopPolicy } from '../../core/stop-policy.js';
+import type { TestEvidence } from '../../core/test-evidence.js';
+import { doneCriteria } from '../../judge/boolean-question.js';
+import { assertEvaluationClient } from '../../judge/check-completion.js';
+import { decideCompletionAfterEvaluate } from '../../judge/decide-completion-after-evaluate.js';
+import type { EvaluationClient, EvaluationQuestions } from '../../judge/evaluation-client.js';
+import { driveCompletionLoop, resolveLoopPolicy, type CompletionDecision, type CompletionLoopResult } from './completion-loop.js';
+import { hardCapStopWhen } from './hard-cap-stop-when.js';
+import { describeRetry } from './retry-feedback.js';
+
+/** Options of {@link runGenerateTextCompletionLoop}. */
+export interface GenerateTextCompletionLoopOptions<TOOLS extends ToolSet = ToolSet> {
+  readonly model: LanguageModel;
+  /** The first user message, or the conversation to start from. */
+  readonly prompt: string | readonly ModelMessage[];
+  readonly system?: string;
+  readonly tools?: TOOLS;
+  /** The decision model. */
+  readonly client: EvaluationClient;
+  /** What the agent was asked to do, as the decision model should read it. */
+  readonly task: string;
+  readonly acceptance: readonly string[];
+  /** Reads the test evidence after a step. */
+  readTests(context: {
+    readonly step: number;
+    readonly text: string;
+    readonly messages: readonly ModelMessage[];
+  }): TestEvidence | PromiseLike<TestEvidence>;
+  /** The hard step cap; overrides `policy.maxSteps`. */
+  readonly maxSteps?: number;
+  readonly policy?: StopPolicy;
+  /** The questions to ask; `doneCriteria` by default. */
+  readonly questions?: EvaluationQuestions;
+  /** Sees every decision, retries included, in order. */
+  onDecision?(decision: CompletionDecision): void | PromiseLike<void>;
+  readonly signal?: AbortSignal;
+}
+
+/** How a `generateText` completion loop ended, with the whole conversation. */
+export interface GenerateTextCompletionLoopResult extends CompletionLoopResult {
+  /** Every message of the run: the prompt, each step's response messages and each retry's reason. */
+  readonly messages: ModelMessage[];
+}
+
+/**
+ * A manual completion loop over `generateText`, one model step per call. The
+ * conversation carries forward: each step's response messages (text, tool
+ * calls and tool results) are appended, and on `retry` a user message tells
+ * the model why the step was not accepted (the failed tests, or the criteria
+ * below the threshold). Ends on `stop_done` or `handoff_human` with the last
+ * text, the step and the messages.
+ *
+ * @example
+ * const result = await runGenerateTextCompletionLoop({
+ *   model, tools, prompt: task, client, task, acceptance,
+ *   readTests: () => runTests(),
+ * });
+ * console.log(result.action, result.reason, result.step);
+ */
+export async function runGenerateTextCompletionLoop<TOOLS extends ToolSet = ToolSet>(
+  options: GenerateTextCompletionLoopOptions<TOOLS>,
+): Promise<GenerateTextCompletionLoopResult> {
+  const policy = resolveLoopPolicy(options.policy, options.maxSteps);
+  assertEvaluationClient(options.client);
+  const questions = options.questions ?? doneCriteria;
+  const messages: ModelMessage[] =
+    typeof options.prompt === 'string' ? [{ role: 'user', content: options.prompt }] : [...options.prompt];
+  const oneStep = hardCapStopWhen(1);
+
+  const result = await driveCompletionLoop({
+    policy,
+    signal: options.signal,
+    generateStep: async (_step, retry) => {
+      if (retry !== undefined) messages.push({ role: 'user', content: retry.feedback });
+      const generated = await generateText({
+        model: options.model,
+        messages: [...messages],
+        stopWhen: oneStep,
+        ...(options.system === undefined ? {} : { system: options.system }),
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
+        ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
+      });
+      messages.push(...generated.response.messages);
+      return { text: generated.text };
+    },
+    readTests: async (step, text) => options.readTests({ step, text, messages }),
+    decide: ({ text, tests, loop }) =>
+      decideCompletionAfterEvaluate(
+        options.client,
+        { task: options.task, output: text, acceptance: options.acceptance, tests, loop, questions, policy },
+        options.signal === undefined ? {} : { signal: options.signal },
+      ),
+    explain: (decision, tests) =>
+      describeRetry(decision, {
+        tests,
+        questions,
+        acceptance: options.acceptance,
+        ...(decision.evaluated ? { probabilities: decision.probabilities } : {}),
+      }),
+    onDecision: options.onDecision === undefined ? undefined : (decision) => options.onDecision?.(decision),
+  });
+  return { ...result, messages };
+}

@@ -1,0 +1,14 @@
+export { hardCapStopWhen } from './hard-cap-stop-when.js';
+export { createCompletionStopWhen, completionStopWhen } from './completion-stop-when.js';
+export type { DoneCheck } from './completion-stop-when.js';
+export { policyStopWhen } from './policy-stop-when.js';
+export type { PolicyStopWhenOptions } from './policy-stop-when.js';
+export { createCompletionAgent } from './completion-agent.js';
+export type { CompletionAgentSettings } from './completion-agent.js';
+export { runManualCompletionLoop } from './manual-completion-loop.js';
+export type { ManualCompletionLoopOptions } from './manual-completion-loop.js';
+export { runGenerateTextCompletionLoop } from './generate-text-completion-loop.js';
+export type { GenerateTextCompletionLoopOptions, GenerateTextCompletionLoopResult } from './generate-text-completion-loop.js';
+export type { CompletionDecision, CompletionLoopResult, RetryFeedback } from './completion-loop.js';
+export { describeRetry } from './retry-feedback.js';
+export type { RetryDetails } from './retry-feedback.js';

@@ -1,0 +1,68 @@
+import { describeValue } from '../../core/test-evidence.js';
+
+/** What the working model said at the end of its turn. */
+export type StopSignal = 'continue' | 'done' | 'give_up' | 'need_help';
+
+/** The node a graph goes to after a turn. */
+export type StopRoute = 'turn' | 'limit' | 'success' | 'give_up' | 'human';
+
+/** The state fields {@link routeStop} reads. */
+export interface StopState {
+  /** Turns completed so far. */
+  readonly steps: number;
+  /** The hard cap on turns. */
+  readonly maxSteps: number;
+  readonly signal: StopSignal;
+  /** True when code checked the success criterion (tests pass, the report is valid...). */
+  readonly verified: boolean;
+}
+
+/** Every destination of {@link routeStop}, for `addConditionalEdges`. */
+export const STOP_ROUTES: readonly StopRoute[] = Object.freeze(['turn', 'limit', 'success', 'give_up', 'human']);
+
+const SIGNALS: ReadonlySet<string> = new Set<StopSignal>(['continue', 'done', 'give_up', 'need_help']);
+
+/**
+ * The next node after a turn: `limit` when `steps >= maxSteps` (checked
+ * first), `success` on a verified `done`, `turn` on an unverified `done` or
+ * `continue`, `give_up` on `give_up` and `human` on `need_help`. A malformed
+ * state throws a `TypeError` naming the field, so the run fails instead of
+ * ending as a success.
+ *
+ * @example
+ * graph.addConditionalEdges('turn', routeStop, STOP_ROUTES);
+ */
+export function routeStop(state: StopState): StopRoute {
+  assertStopState(state);
+  if (state.steps >= state.maxSteps) return 'limit';
+  switch (state.signal) {
+    case 'done':
+      return state.verified ? 'success' : 'turn';
+    case 'continue':
+      return 'turn';
+    case 'give_up':
+      return 'give_up';
+    case 'need_help':
+      return 'human';
+  }
+}
+
+function assertStopState(state: StopState): void {
+  if (typeof state !== 'object' || state === null) {
+    throw new TypeError(`the stop state must be an object, got ${describeValue(state)}`);
+  }
+  if (!Number.isInteger(state.steps) || state.steps < 0) {
+    throw new TypeError(`state.steps must be a non-negative integer, got ${describeValue(state.steps)}`);
+  }
+  if (!Number.isInteger(state.maxSteps) || state.maxSteps < 1) {
+    throw new TypeError(`state.maxSteps must be a positive integer, got ${describeValue(state.maxSteps)}`);
+  }
+  if (typeof state.signal !== 'string' || !SIGNALS.has(state.signal)) {
+    throw new TypeError(
+      `state.signal must be one of continue, done, give_up, need_help, got ${describeValue(state.signal)}`,
+    );
+  }
+  if (typeof state.verified !== 'boolean') {
+    throw new TypeError(`state.verified must be a boolean, got ${describeValue(state.verified)}`);
+  }
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { decideCompletionAction } from '../../../src/core/decide-completion-action.js';
+import { DEFAULT_POLICY } from '../../../src/core/stop-policy.js';
+import type { TestEvidence } from '../../../src/core/test-evidence.js';
+import {
+  driveCompletionLoop,
+  resolveLoopPolicy,
+  type CompletionDecision,
+  type CompletionLoopDriver,
+  type RetryFeedback,
+} from '../../../src/integrations/ai-sdk/completion-loop.js';
+
+const PASS: TestEvidence = { passed: true, failed: [], ran: 4 };
+
+function driver(overrides: Partial<CompletionLoopDriver>, seen: { retries: (RetryFeedback | undefined)[] }): CompletionLoopDriver {
+  return {
+    policy: DEFAULT_POLICY,
+    generateStep: async (step, retry) => {
+      seen.retries.push(retry);
+      return { text: `output ${step}` };
+    },
+    readTests: async () => PASS,
+    decide: async ({ tests, loop }) => {
+      const probabilities = { c: loop.step < 3 ? 0.5 : 0.9 };
+      return { ...decideCompletionAction(probabilities, tests, loop), evaluated: true, probabilities };
+    },
+    explain: (decision) => `why: ${decision.reason} at ${decision.values.step}`,
+    ...overrides,
+  };
+}
+
+describe('resolveLoopPolicy', () => {
+  it('lays maxSteps over the policy and validates the result', () => {
+    expect(resolveLoopPolicy(undefined, undefined)).toEqual(DEFAULT_POLICY);
+    expect(resolveLoopPolicy(undefined, 7)).toEqual({ ...DEFAULT_POLICY, maxSteps: 7 });
+    expect(resolveLoopPolicy({ ...DEFAULT_POLICY, doneThreshold: 0.8 }, undefined)).toEqual({ ...DEFAULT_POLICY, doneThreshold: 0.8 });
+    expect(() => resolveLoopPolicy(undefined, 2.5)).toThrow(/maxSteps must be a positive integer, got 2.5/);
+    expect(() => resolveLoopPolicy({ ...DEFAULT_POLICY, midBandLow: 0.9 }, 5)).toThrow(/midBandLow/);
+  });
+});
+
+describe('driveCompletionLoop', () => {
+  it('counts steps from 1, hands each retry and its explanation to the next step, and ends on the first non-retry', async () => {
+    const seen = { retries: [] as (RetryFeedback | undefined)[] };
+    const decisions: CompletionDecision[] = [];
+    const result = await driveCompletionLoop(driver({ onDecision: (d) => void decisions.push(d) }, seen));
+    expect(result).toMatchObject({ action: 'stop_done', reason: 'tests_and_criteria_passed', step: 3, text: 'output 3' });
+    expect(seen.retries.map((r) => r?.feedback)).toEqual([undefined, 'why: criteria_mid_band at 1', 'why: criteria_mid_band at 2']);
+    expect(seen.retries[1]?.action).toMatchObject({ action: 'retry', reason: 'criteria_mid_band', rule: 7 });
+    expect(decisions.map((d) => d.values.step)).toEqual([1, 2, 3]);
+  });
+
+  it('passes the loop state with the current step fingerprint to the decision', async () => {
+    const seen = { retries: [] as (RetryFeedback | undefined)[] };
+    const states: number[][] = [];
+    await driveCompletionLoop(
+      driver(
+        {
+          decide: async ({ tests, loop }) => {
+            states.push([loop.step, loop.recentFingerprints.length]);
+            return { ...decideCompletionAction({ c: 0.9 }, tests, loop), evaluated: true, probabilities: { c: 0.9 } };
+          },
+        },
+        seen,
+      ),
+    );
+    expect(states).toEqual([[1, 1]]);
+  });
+
+  it('waits for onDecision before the next step', async () => {
+    const order: string[] = [];
+    const seen = { retries: [] as (RetryFeedback | undefined)[] };
+    await driveCompletionLoop(
+      driver(
+        {
+          generateStep: async (step) => {
+            order.push(`step ${step}`);
+            return { text: `output ${step}` };
+          },
+          onDecision: async (d) => {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            order.push(`decided ${d.values.step}`);
+          },
+        },
+        seen,
+      ),
+    );
+    expect(order).toEqual(['step 1', 'decided 1', 'step 2', 'decided 2', 'step 3', 'decided 3']);
+  });
+
+  it('rejects what a step or a test reader returns when it is malformed', async () => {
+    const seen = { retries: [] as (RetryFeedback | undefined)[] };
+    await expect(driveCompletionLoop(driver({ generateStep: async () => null as never }, seen))).rejects.toThrow(
+      'step 1 must resolve to { text: string }, got null',
+    );
+    await expect(driveCompletionLoop(driver({ generateStep: async () => ({ text: 42 }) as never }, seen))).rejects.toThrow(
+      'step 1 must resolve to { text: string }, got text 42',
+    );
+    await expect(driveCompletionLoop(driver({ readTests: async () => ({ passed: 'yes', failed: [], ran: 1 }) as never }, seen))).rejects.toThrow(
+      'tests.passed must be a boolean, got "yes"',
+    );
+  });
+});

@@ -1,0 +1,22 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  createConfiguredClient,
+  DECISION_MODEL_CLIENTS,
+  type ConfiguredClient,
+  type DecisionModelClientName,
+  type DecisionModelConfig,
+  type EvaluationClient,
+} from '../../src/index.js';
+
+describe('createConfiguredClient types', () => {
+  it('takes a plain configuration naming one of the clients and resolves to an EvaluationClient', () => {
+    expectTypeOf(DECISION_MODEL_CLIENTS).toEqualTypeOf<readonly ['system-one', 'openai-compatible']>();
+    expectTypeOf<DecisionModelClientName>().toEqualTypeOf<'system-one' | 'openai-compatible'>();
+    expectTypeOf(createConfiguredClient).returns.resolves.toEqualTypeOf<ConfiguredClient>();
+    expectTypeOf<ConfiguredClient>().toMatchTypeOf<EvaluationClient>();
+    expectTypeOf<{ client: 'system-one'; model: 'judge-small' }>().toMatchTypeOf<DecisionModelConfig>();
+    expectTypeOf<{ client: 'claude' }>().not.toMatchTypeOf<DecisionModelConfig>();
+    // The key itself is never part of the configuration.
+    expectTypeOf<DecisionModelConfig>().not.toHaveProperty('apiKey');
+  });
+});

@@ -2,18 +2,6 @@ import { runTests } from '../evidence/run-tests.js';
 import { isEvidenceFresh } from '../evidence/tree-fingerprint.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import type { HookTestRunner } from './hook-test-runner.js';
-import type { TestCommandConfig } from './stopwise-config.js';
-
-/**
- * Starts loading the report reader a run of `tests` will need (TAP, the
- * default, loads tap-parser and yaml: the biggest part of the hook's start-up),
- * so that it loads while the hook waits on the lock and the state file.
- */
-export function preloadTestReader(tests: TestCommandConfig): void {
-  const format = tests.report?.format ?? 'tap';
-  const reader = format === 'tap' ? import('../evidence/read-tap.js') : format === 'junit' ? import('../evidence/read-junit-xml.js') : undefined;
-  reader?.catch(() => undefined);
-}
 
 /**
  * Runs the configured tests with `runTests` of `stopwise/evidence`, unless the

@@ -74,8 +74,6 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       return answer.finish({ systemMessage: `stopwise: ${what}; the stop was allowed unchecked. ${fix}` });
     }
     const { config, projectDir } = loaded;
-    const runnerModule = options.testRunner === undefined ? import('./evidence-test-runner.js') : undefined;
-    runnerModule?.then((module) => module.preloadTestReader(config.tests), () => undefined);
     const stateDir = resolve(projectDir, config.stateDir);
     await ensureStateDir(stateDir);
     const statePath = join(stateDir, sessionStateFileName(host, stopHookSessionId(input) ?? '', input.agent_id));
@@ -89,7 +87,7 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       });
     }
     try {
-      const decision = await decideLocked(host, input, config, projectDir, statePath, answer, { env, now, options, runnerModule });
+      const decision = await decideLocked(host, input, config, projectDir, statePath, answer, { env, now, options });
       await pruneHookSessionStates(stateDir, now()).catch(() => undefined);
       return answer.finish(decision.decision, decision.additionalContext);
     } finally {
@@ -109,12 +107,7 @@ async function decideLocked(
   projectDir: string,
   statePath: string,
   answer: HookAnswer,
-  context: {
-    env: NodeJS.ProcessEnv;
-    now: () => Date;
-    options: RunStopHookOptions;
-    runnerModule: Promise<typeof import('./evidence-test-runner.js')> | undefined;
-  },
+  context: { env: NodeJS.ProcessEnv; now: () => Date; options: RunStopHookOptions },
 ): Promise<{ decision: StopHookDecision; additionalContext?: string }> {
   const { env, now, options } = context;
   const read = await readHookSessionState(statePath, now());
@@ -131,7 +124,7 @@ async function decideLocked(
   }
 
   const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
-  const runner = options.testRunner ?? (await (context.runnerModule ?? import('./evidence-test-runner.js'))).evidenceTestRunner;
+  const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
   const run = await runner.run(config.tests, { cwd: projectDir, env, ...(state.lastEvidence === undefined ? {} : { previous: state.lastEvidence }) });
   if (run.outcome === 'timeout') {
     const decision = {

@@ -1,6 +1,7 @@
 import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationResult } from '../judge/evaluation-client.js';
 import { EvaluationError } from '../judge/evaluation-error.js';
 import { applyCalibrationMap, assertCalibrationMap, type CalibrationMap } from './calibration-map.js';
+import { setOwnProperty } from '../core/own-property.js';
 
 /**
  * Wraps any decision-model client so that every probability it answers passes
@@ -33,7 +34,7 @@ export function recalibrateClient(
             `question "${name}" was answered with ${String(probability)}, not a probability`,
           );
         }
-        answers[name] = { probability: map === undefined ? probability : applyCalibrationMap(map, probability) };
+        setOwnProperty(answers, name, { probability: map === undefined ? probability : applyCalibrationMap(map, probability) });
       }
       return { ...result, answers };
     },

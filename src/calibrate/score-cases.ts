@@ -4,6 +4,7 @@ import { doneCriteria } from '../judge/boolean-question.js';
 import type { EvaluationClient, EvaluationQuestions } from '../judge/evaluation-client.js';
 import { isEvaluationError } from '../judge/evaluation-error.js';
 import { isScoredCase, type LabelledCase } from './labelled-case.js';
+import { setOwnProperty } from '../core/own-property.js';
 
 /** A decision model's answers to one case, as kept in a {@link ScoreCache}. */
 export interface CachedScore {
@@ -136,7 +137,7 @@ export async function scoreCases(
         if (!isProbability(probability)) {
           throw new Error(`the answer to "${name}" is ${String(probability)}, not a probability in [0, 1]`);
         }
-        probabilities[name] = probability;
+        setOwnProperty(probabilities, name, probability);
       }
       await options.cache?.set(key, { probabilities, model: result.model });
       out[index] = withProbabilities(labelled, probabilities, names);
@@ -241,7 +242,7 @@ function withProbabilities(
   names: readonly string[],
 ): LabelledCase {
   const picked: Record<string, number> = {};
-  for (const name of names) picked[name] = probabilities[name] as number;
+  for (const name of names) setOwnProperty(picked, name, probabilities[name] as number);
   return { ...labelled, probabilities: picked };
 }
 

@@ -7,7 +7,8 @@ import { setOwnProperty } from '../core/own-property.js';
  * Wraps any decision-model client so that every probability it answers passes
  * through a fitted recalibration map (one map for every question, or one per
  * question name; questions without a map pass unchanged). The maps are
- * non-decreasing, so the lowest criterion stays the lowest. An answer that is
+ * non-decreasing, so with one map for every question the lowest criterion
+ * stays the lowest (per-question maps may reorder them). An answer that is
  * not a probability becomes an `EvaluationError` of kind `invalid_response`.
  *
  * @example

@@ -1,6 +1,7 @@
 import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationResult } from './evaluation-client.js';
 import { validateEvaluationResult } from './validate-evaluation-result.js';
 import { setOwnProperty } from '../core/own-property.js';
+import { canonicalJson } from './canonical-json.js';
 
 /** Options of {@link createCachedClient}. */
 export interface CachedClientOptions {
@@ -85,18 +86,6 @@ export function createCachedClient(client: EvaluationClient, options: CachedClie
       return stored;
     },
   };
-}
-
-/** JSON with object keys sorted, so that key order does not change the text. */
-export function canonicalJson(value: unknown): string {
-  const text = JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-    const sorted: Record<string, unknown> = {};
-    for (const name of Object.keys(item).sort()) setOwnProperty(sorted, name, (item as Record<string, unknown>)[name]);
-    return sorted;
-  });
-  if (typeof text !== 'string') throw new TypeError('a cached request must be JSON-serialisable');
-  return text;
 }
 
 async function digest(text: string): Promise<string> {

@@ -6,6 +6,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { SaxesParser } from 'saxes';
 import { readJUnitXml } from '../src/evidence/index.js';
 import { collect, formatBytes, printTable } from './harness.js';
 
@@ -85,6 +86,18 @@ async function countTestCases(path: string): Promise<number> {
   return count;
 }
 
+/** saxes alone, counting opening tags: what the XML parser costs before the reader does anything. */
+async function saxesOnly(path: string, position: boolean): Promise<number> {
+  const parser = new SaxesParser({ position });
+  let tags = 0;
+  parser.on('opentag', () => {
+    tags++;
+  });
+  for await (const chunk of createReadStream(path, { encoding: 'utf8' })) parser.write(chunk as string);
+  parser.close();
+  return tags;
+}
+
 export default async function run(): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'stopwise-bench-'));
   const path = join(folder, 'junit.xml');
@@ -94,6 +107,8 @@ export default async function run(): Promise<void> {
     const mb = size / (1024 * 1024);
     const floor: Sample[] = [];
     const reader: Sample[] = [];
+    const parserOnly: Sample[] = [];
+    const parserWithPosition: Sample[] = [];
     let evidence: Awaited<ReturnType<typeof readJUnitXml>> | undefined;
     for (let i = 0; i < RUNS; i++) {
       const counted = await sampled(() => countTestCases(path));
@@ -102,6 +117,8 @@ export default async function run(): Promise<void> {
       const read = await sampled(() => readJUnitXml(createReadStream(path)));
       evidence = read.value;
       reader.push(read);
+      parserOnly.push(await sampled(() => saxesOnly(path, false)));
+      parserWithPosition.push(await sampled(() => saxesOnly(path, true)));
     }
     if (evidence === undefined || evidence.total !== TEST_CASES || evidence.failed.length !== TEST_CASES / PER_SUITE) {
       throw new Error(`readJUnitXml read ${JSON.stringify({ total: evidence?.total, failed: evidence?.failed.length })}`);
@@ -122,7 +139,12 @@ export default async function run(): Promise<void> {
     printTable(
       `evidence: reading a ${formatBytes(size)} JUnit report of ${TEST_CASES.toLocaleString('en')} test cases (${RUNS} runs; peak memory growth over all runs)`,
       ['reader', 'best time', 'MB/s (best)', 'MB/s (median)', 'MB/s (CPU time)', 'heap growth', 'rss growth'],
-      [row('floor: read + count "<testcase"', floor), row('readJUnitXml (stream)', reader)],
+      [
+        row('floor: read + count "<testcase"', floor),
+        row('saxes alone, position tracking off', parserOnly),
+        row('saxes alone, position tracking on', parserWithPosition),
+        row('readJUnitXml (stream)', reader),
+      ],
     );
     console.log(`load average while measuring: ${loadavg().map((load) => load.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
     console.log(`read: ran ${evidence.ran}, skipped ${evidence.skipped}, failed ${evidence.failed.length}`);

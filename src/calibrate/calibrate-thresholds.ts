@@ -14,6 +14,7 @@ import {
 import { binomialTailPValue, clopperPearsonUpper, hoeffdingBentkusPValue } from './risk-bounds.js';
 import { splitCases } from './stratified-split.js';
 import { thresholdCurve, type ThresholdCurvePoint } from './threshold-curve.js';
+import { setOwnProperty } from '../core/own-property.js';
 
 /** Options of {@link calibrateThresholds}. */
 export interface CalibrationOptions {
@@ -145,7 +146,7 @@ export function calibrateThresholds(cases: readonly ScoredCase[], options: Calib
   const byTaskType: Record<string, ThresholdCalibration> = {};
   for (const taskType of taskTypes) {
     const ofType = (labelled: ScoredCase): boolean => labelled.taskType === taskType;
-    byTaskType[taskType] = calibrateGroup(split.calibration.filter(ofType), split.holdout.filter(ofType), settings);
+    setOwnProperty(byTaskType, taskType, calibrateGroup(split.calibration.filter(ofType), split.holdout.filter(ofType), settings));
   }
   return { ...overall, settings, byTaskType };
 }

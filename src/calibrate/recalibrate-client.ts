@@ -1,12 +1,14 @@
 import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationResult } from '../judge/evaluation-client.js';
 import { EvaluationError } from '../judge/evaluation-error.js';
 import { applyCalibrationMap, assertCalibrationMap, type CalibrationMap } from './calibration-map.js';
+import { setOwnProperty } from '../core/own-property.js';
 
 /**
  * Wraps any decision-model client so that every probability it answers passes
  * through a fitted recalibration map (one map for every question, or one per
  * question name; questions without a map pass unchanged). The maps are
- * non-decreasing, so the lowest criterion stays the lowest. An answer that is
+ * non-decreasing, so with one map for every question the lowest criterion
+ * stays the lowest (per-question maps may reorder them). An answer that is
  * not a probability becomes an `EvaluationError` of kind `invalid_response`.
  *
  * @example
@@ -33,7 +35,7 @@ export function recalibrateClient(
             `question "${name}" was answered with ${String(probability)}, not a probability`,
           );
         }
-        answers[name] = { probability: map === undefined ? probability : applyCalibrationMap(map, probability) };
+        setOwnProperty(answers, name, { probability: map === undefined ? probability : applyCalibrationMap(map, probability) });
       }
       return { ...result, answers };
     },

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CachedScore, ScoreCache } from './score-cases.js';
+import { setOwnProperty } from '../core/own-property.js';
 
 /** A {@link ScoreCache} kept in a JSON Lines file, and what was found in it when opened. */
 export interface ScoreCacheFile extends ScoreCache {
@@ -69,7 +70,7 @@ function readEntry(line: string): { key: string; model: string; probabilities: R
   const out: Record<string, number> = {};
   for (const [name, probability] of Object.entries(probabilities)) {
     if (typeof probability !== 'number' || !(probability >= 0 && probability <= 1)) return undefined;
-    out[name] = probability;
+    setOwnProperty(out, name, probability);
   }
   return { key, model, probabilities: out };
 }

@@ -4,6 +4,9 @@ import { doneCriteria } from '../judge/boolean-question.js';
 import type { EvaluationClient, EvaluationQuestions } from '../judge/evaluation-client.js';
 import { isEvaluationError } from '../judge/evaluation-error.js';
 import { isScoredCase, type LabelledCase } from './labelled-case.js';
+import { setOwnProperty } from '../core/own-property.js';
+import { canonicalJson } from '../judge/canonical-json.js';
+import { validateEvaluationResult } from '../judge/validate-evaluation-result.js';
 
 /** A decision model's answers to one case, as kept in a {@link ScoreCache}. */
 export interface CachedScore {
@@ -129,16 +132,8 @@ export async function scoreCases(
       return true;
     }
     try {
-      const result = await client.evaluate({ state, questions }, { signal });
-      const probabilities: Record<string, number> = {};
-      for (const name of names) {
-        const probability = result.answers[name]?.probability;
-        if (!isProbability(probability)) {
-          throw new Error(`the answer to "${name}" is ${String(probability)}, not a probability in [0, 1]`);
-        }
-        probabilities[name] = probability;
-      }
-      await options.cache?.set(key, { probabilities, model: result.model });
+      const { probabilities, model } = validateEvaluationResult(await client.evaluate({ state, questions }, { signal }), questions);
+      await options.cache?.set(key, { probabilities, model });
       out[index] = withProbabilities(labelled, probabilities, names);
       scored++;
       failuresInRow = 0;
@@ -220,19 +215,7 @@ export function caseState(labelled: LabelledCase): Record<string, unknown> {
 
 /** The cache key of one request: a SHA-256 of the namespace, the state and the questions, in a stable JSON form. */
 export function scoreCacheKey(namespace: string, state: unknown, questions: EvaluationQuestions): string {
-  return createHash('sha256').update(stableJson([namespace, state, questions])).digest('hex');
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return createHash('sha256').update(canonicalJson([namespace, state, questions])).digest('hex');
 }
 
 function withProbabilities(
@@ -241,7 +224,7 @@ function withProbabilities(
   names: readonly string[],
 ): LabelledCase {
   const picked: Record<string, number> = {};
-  for (const name of names) picked[name] = probabilities[name] as number;
+  for (const name of names) setOwnProperty(picked, name, probabilities[name] as number);
   return { ...labelled, probabilities: picked };
 }
 

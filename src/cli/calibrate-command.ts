@@ -11,6 +11,7 @@ import { formatTable } from './format-table.js';
 import type { LiveScoringSettings, LiveScoringSummary } from './live-scoring.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { readTextFile } from './read-inputs.js';
+import { setOwnProperty } from '../core/own-property.js';
 
 const HELP = `usage: stopwise calibrate CASES.jsonl [options]
 
@@ -145,16 +146,16 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
 
   const notes: string[] = [];
   if (values['policy-out'] !== undefined) {
-    if (result.policy === null) {
-      notes.push(`no policy written to ${values['policy-out']}: nothing was certified`);
-    } else {
-      const written = await writeOutput(values['policy-out'], io.cwd, `${JSON.stringify(policyFile(result), null, 2)}\n`);
-      if (!written.ok) {
-        io.stderr(`stopwise calibrate: ${values['policy-out']}: ${written.message}\n`);
-        return 1;
-      }
-      notes.push(`policy written to ${values['policy-out']}`);
+    const written = await writeOutput(values['policy-out'], io.cwd, `${JSON.stringify(policyFile(result), null, 2)}\n`);
+    if (!written.ok) {
+      io.stderr(`stopwise calibrate: ${values['policy-out']}: ${written.message}\n`);
+      return 1;
     }
+    notes.push(
+      result.policy === null
+        ? `${values['policy-out']} written with "policy": null: nothing was certified, and a replay or hook given this file refuses to run rather than stop on an uncertified threshold`
+        : `policy written to ${values['policy-out']}`,
+    );
   }
   if (values.html !== undefined) {
     const html = renderCalibrationReport({ result, bins, brier: metrics.brier, ece: metrics.ece, source: file });
@@ -233,7 +234,7 @@ function readNumber(name: string, raw: string | undefined, valid: (value: number
 function policyFile(result: CalibrationResult): Record<string, unknown> {
   const byTaskType: Record<string, unknown> = {};
   for (const [taskType, group] of Object.entries(result.byTaskType)) {
-    if (group.policy !== null) byTaskType[taskType] = group.policy;
+    setOwnProperty(byTaskType, taskType, group.policy);
   }
   const { alpha, delta, holdout, seed, risk, maxFalseHandoff, method } = result.settings;
   return {

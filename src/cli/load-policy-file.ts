@@ -1,9 +1,14 @@
 import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import { readTextFile } from './read-inputs.js';
 
+/** The top-level keys of a file written by `stopwise calibrate --policy-out`. */
+const CALIBRATION_FILE_KEYS: ReadonlySet<string> = new Set(['policy', 'calibration', 'byTaskType']);
+
 /**
  * Reads a policy file: a JSON object with the `StopPolicy` fields (any left
- * out take the defaults), or an object holding one under `policy`.
+ * out take the defaults), or a file written by `stopwise calibrate
+ * --policy-out` holding one under `policy` (refused when that is null: nothing
+ * was certified).
  */
 export async function loadPolicyFile(
   path: string,
@@ -21,7 +26,25 @@ export async function loadPolicyFile(
     return { ok: false, message: `${path}: a policy file must hold a JSON object` };
   }
   const record = value as Record<string, unknown>;
-  const fields = 'policy' in record ? record.policy : record;
+  if (Object.hasOwn(record, 'policy')) {
+    const extra = Object.keys(record).filter((key) => !CALIBRATION_FILE_KEYS.has(key));
+    if (extra.length > 0) {
+      return {
+        ok: false,
+        message: `${path}: unknown top-level field "${extra[0]}" next to "policy"; put the policy fields inside "policy"`,
+      };
+    }
+    if (record.policy === null) {
+      return {
+        ok: false,
+        message: `${path}: "policy" is null: the calibration certified no threshold, so there is no policy to stop with (never stop on the decision model's word alone; label more cases and calibrate again)`,
+      };
+    }
+  }
+  const fields = Object.hasOwn(record, 'policy') ? record.policy : record;
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+    return { ok: false, message: `${path}: "policy" must be a JSON object` };
+  }
   try {
     return { ok: true, policy: createStopPolicy(fields as Partial<StopPolicy>) };
   } catch (error) {

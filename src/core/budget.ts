@@ -72,10 +72,11 @@ export function emptyUsage(): BudgetUsage {
  */
 export function checkBudget(limits: BudgetLimits, usage: BudgetUsage): BudgetCheck {
   assertLimits(limits);
+  assertUsage(usage);
   for (const [key, limit, read] of LIMIT_ORDER) {
     const max = limits[key];
     if (max === undefined) continue;
-    const used = read(usage) || 0;
+    const used = read(usage);
     if (used >= max) return { ok: false, limit, key, used, max };
   }
   return { ok: true };
@@ -84,10 +85,11 @@ export function checkBudget(limits: BudgetLimits, usage: BudgetUsage): BudgetChe
 /** What is left of each limit that is set. */
 export function remainingBudget(limits: BudgetLimits, usage: BudgetUsage): BudgetRemaining {
   assertLimits(limits);
+  assertUsage(usage);
   const remaining: { -readonly [K in keyof BudgetLimits]?: number } = {};
   for (const [key, , read] of LIMIT_ORDER) {
     const max = limits[key];
-    if (max !== undefined) remaining[key] = Math.max(0, max - (read(usage) || 0));
+    if (max !== undefined) remaining[key] = Math.max(0, max - read(usage));
   }
   return remaining;
 }
@@ -97,6 +99,7 @@ export function remainingBudget(limits: BudgetLimits, usage: BudgetUsage): Budge
  * `step` added. Throws a `TypeError` for a negative or non-finite amount.
  */
 export function addUsage(total: BudgetUsage, step: StepUsage = {}): BudgetUsage {
+  assertUsage(total);
   return {
     steps: total.steps + 1,
     wallClockMs: total.wallClockMs + amount('wallClockMs', step.wallClockMs),
@@ -122,6 +125,19 @@ function assertLimits(limits: BudgetLimits): void {
     if (value === undefined) continue;
     if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
       throw new TypeError(`limits.${key} must be a non-negative number, got ${String(value)}`);
+    }
+  }
+}
+
+const USAGE_FIELDS: readonly (keyof BudgetUsage)[] = ['steps', 'wallClockMs', 'inputTokens', 'outputTokens', 'cost', 'toolErrors'];
+
+/** Throws a `TypeError` naming the field when a usage counter is missing, negative or not a finite number. */
+export function assertUsage(usage: BudgetUsage): void {
+  if (typeof usage !== 'object' || usage === null) throw new TypeError('usage must be an object');
+  for (const field of USAGE_FIELDS) {
+    const value = usage[field];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new TypeError(`usage.${field} must be a non-negative finite number, got ${String(value)}`);
     }
   }
 }

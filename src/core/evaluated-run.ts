@@ -45,8 +45,21 @@ function assertEvaluatedRun(run: EvaluatedRun, index: number): void {
   if (!(STOP_EXITS as readonly unknown[]).includes(outcome.exit)) {
     throw new TypeError(`${at}.outcome.exit must be one of ${STOP_EXITS.join(', ')}, got ${String(outcome.exit)}`);
   }
+  if (!isCount(outcome.steps)) throw new TypeError(`${at}.outcome.steps must be a non-negative integer, got ${String(outcome.steps)}`);
+  const usage = outcome.usage as Partial<EvaluatedOutcome['usage']> | null | undefined;
+  if (typeof usage !== 'object' || usage === null) throw new TypeError(`${at}.outcome.usage must be an object { wallClockMs, cost }`);
+  for (const field of ['wallClockMs', 'cost'] as const) {
+    const value = usage[field];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new TypeError(`${at}.outcome.usage.${field} must be a non-negative finite number, got ${String(value)}`);
+    }
+  }
   if (run.taskType !== undefined && typeof run.taskType !== 'string') throw new TypeError(`${at}.taskType must be a string`);
   for (const flag of ['independentCheck', 'impossible'] as const) {
     if (run[flag] !== undefined && typeof run[flag] !== 'boolean') throw new TypeError(`${at}.${flag} must be a boolean`);
   }
+}
+
+function isCount(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }

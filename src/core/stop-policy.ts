@@ -46,11 +46,14 @@ export function createStopPolicy(overrides: Partial<StopPolicy> = {}): StopPolic
       );
     }
   }
+  // Only a field that is left out takes the default: null is a mistake, not "use the default".
+  const pick = <K extends keyof StopPolicy>(key: K): StopPolicy[K] =>
+    overrides[key] === undefined ? DEFAULT_POLICY[key] : (overrides[key] as StopPolicy[K]);
   const policy: StopPolicy = {
-    doneThreshold: overrides.doneThreshold ?? DEFAULT_POLICY.doneThreshold,
-    midBandLow: overrides.midBandLow ?? DEFAULT_POLICY.midBandLow,
-    maxSteps: overrides.maxSteps ?? DEFAULT_POLICY.maxSteps,
-    stallRounds: overrides.stallRounds ?? DEFAULT_POLICY.stallRounds,
+    doneThreshold: pick('doneThreshold'),
+    midBandLow: pick('midBandLow'),
+    maxSteps: pick('maxSteps'),
+    stallRounds: pick('stallRounds'),
   };
   assertStopPolicy(policy);
   return Object.freeze(policy);

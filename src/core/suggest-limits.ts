@@ -45,9 +45,9 @@ export function suggestLimits(
 }
 
 function suggest(successes: readonly EvaluatedOutcome[], quantile: number, headroom: number): LimitSuggestion {
-  const steps = positive(successes.map((o) => o.steps), 'steps');
-  const wallClock = positive(successes.map((o) => o.usage.wallClockMs), 'usage.wallClockMs');
-  const cost = positive(successes.map((o) => o.usage.cost), 'usage.cost');
+  const steps = positive(successes.map((o) => o.steps));
+  const wallClock = positive(successes.map((o) => o.usage.wallClockMs));
+  const cost = positive(successes.map((o) => o.usage.cost));
   const limits: { maxSteps?: number; maxWallClockMs?: number; maxCost?: number } = {};
   if (steps.length > 0) limits.maxSteps = Math.ceil(nearestRank(steps, quantile) * headroom);
   if (wallClock.length > 0) limits.maxWallClockMs = Math.ceil(nearestRank(wallClock, quantile) * headroom);
@@ -61,13 +61,8 @@ function suggest(successes: readonly EvaluatedOutcome[], quantile: number, headr
   };
 }
 
-/** The values above 0, after checking each is a finite non-negative number. */
-function positive(values: readonly number[], field: string): number[] {
-  for (const value of values) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new TypeError(`a successful run's outcome.${field} must be a non-negative finite number, got ${String(value)}`);
-    }
-  }
+/** The values above 0 (the runs were validated when they were grouped). */
+function positive(values: readonly number[]): number[] {
   return values.filter((value) => value > 0);
 }
 

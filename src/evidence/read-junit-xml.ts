@@ -203,7 +203,14 @@ class JUnitReader {
     this.#stack.push(name);
     const current = this.#case;
     if (current !== undefined) {
-      if (depth === this.#caseDepth() + 1) this.#openInCase(current, tag);
+      if (name === 'testcase' || name === 'testsuite') {
+        throw new EvidenceError('shape', 'junit', `a <${name}> inside a <testcase> is not a JUnit report`, {
+          ...this.#position(),
+          element: name,
+        });
+      }
+      // A <failure> or <error> anywhere inside the case fails it; other children only count directly under it.
+      if (depth === this.#caseDepthValue + 1 || name === 'failure' || name === 'error') this.#openInCase(current, tag);
       return;
     }
     if (name === 'testsuite') {
@@ -234,10 +241,6 @@ class JUnitReader {
   #suitePathSnapshot(): readonly string[] {
     this.#snapshot ??= [...this.#suitePath];
     return this.#snapshot;
-  }
-
-  #caseDepth(): number {
-    return this.#caseDepthValue;
   }
 
   #addTopTime(tag: SaxesTagPlain, depth: number): void {

@@ -1,5 +1,6 @@
 import { assertProbability } from '../core/criterion-probabilities.js';
 import { describeValue } from '../core/test-evidence.js';
+import { setOwnProperty } from '../core/own-property.js';
 
 /** Why a line-oriented input could not be read, and where. */
 export interface LineError {
@@ -93,7 +94,7 @@ export function readProbabilities(value: unknown, field: string): Record<string,
     } catch (error) {
       throw new LineFieldError((error as Error).message, `${field}.${name}`);
     }
-    probabilities[name] = probability;
+    setOwnProperty(probabilities, name, probability);
   }
   return probabilities;
 }

@@ -1,5 +1,7 @@
 import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationResult } from './evaluation-client.js';
 import { validateEvaluationResult } from './validate-evaluation-result.js';
+import { setOwnProperty } from '../core/own-property.js';
+import { canonicalJson } from './canonical-json.js';
 
 /** Options of {@link createCachedClient}. */
 export interface CachedClientOptions {
@@ -69,7 +71,7 @@ export function createCachedClient(client: EvaluationClient, options: CachedClie
       const valid = validateEvaluationResult(result, request.questions);
       const answers: Record<string, { probability: number }> = {};
       for (const [name, probability] of Object.entries(valid.probabilities)) {
-        answers[name] = Object.freeze({ probability });
+        setOwnProperty(answers, name, Object.freeze({ probability }));
       }
       const stored: EvaluationResult = Object.freeze({
         answers: Object.freeze(answers),
@@ -84,18 +86,6 @@ export function createCachedClient(client: EvaluationClient, options: CachedClie
       return stored;
     },
   };
-}
-
-/** JSON with object keys sorted, so that key order does not change the text. */
-export function canonicalJson(value: unknown): string {
-  const text = JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-    const sorted: Record<string, unknown> = {};
-    for (const name of Object.keys(item).sort()) sorted[name] = (item as Record<string, unknown>)[name];
-    return sorted;
-  });
-  if (typeof text !== 'string') throw new TypeError('a cached request must be JSON-serialisable');
-  return text;
 }
 
 async function digest(text: string): Promise<string> {

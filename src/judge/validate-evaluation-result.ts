@@ -2,6 +2,7 @@ import type { CriterionProbabilities } from '../core/criterion-probabilities.js'
 import { describeValue } from '../core/test-evidence.js';
 import type { EvaluationQuestions, EvaluationResult, EvaluationUsage } from './evaluation-client.js';
 import { EvaluationError } from './evaluation-error.js';
+import { setOwnProperty } from '../core/own-property.js';
 
 /** A decision model's answer after validation: one probability per asked question. */
 export interface ValidatedEvaluation {
@@ -37,7 +38,7 @@ export function validateEvaluationResult(result: unknown, questions: EvaluationQ
     if (answer === undefined) throw invalid(`the decision model did not answer the question "${name}"`);
     const probability =
       typeof answer === 'object' && answer !== null ? (answer as { probability?: unknown }).probability : undefined;
-    probabilities[name] = checkProbability(name, probability);
+    setOwnProperty(probabilities, name, checkProbability(name, probability));
   }
   const validUsage = readUsage(usage);
   return validUsage === undefined ? { probabilities, model } : { probabilities, model, usage: validUsage };

@@ -120,7 +120,12 @@ describe('scoreCases', () => {
     expect(result.scored).toBe(2);
     expect(result.failures).toEqual([
       { index: 1, id: 'c1', message: 'slow down', kind: 'rate_limited' },
-      { index: 2, id: 'c2', message: 'the answer to "acceptanceCovered" is 1.4, not a probability in [0, 1]' },
+      {
+        index: 2,
+        id: 'c2',
+        kind: 'invalid_response',
+        message: 'the decision model answered "acceptanceCovered" with 1.4; expected a probability, a finite number in [0, 1]',
+      },
     ]);
     expect(result.cases[1]?.probabilities).toBeUndefined();
     expect(result.cases[2]?.probabilities).toBeUndefined();

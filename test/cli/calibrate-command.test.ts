@@ -56,14 +56,20 @@ describe('stopwise calibrate', () => {
     expect(missing.stderr).toBe('stopwise calibrate: no-such-file.jsonl: no such file or folder\n');
   });
 
-  it('exits 0 with the uncertified verdict on too few cases, and writes no policy', () => {
+  it('exits 0 with the uncertified verdict on too few cases, and writes a null policy that replay refuses', () => {
     const folder = mkdtempSync(join(tmpdir(), 'stopwise-calibrate-'));
-    const { code, stdout } = run(['calibrate', 'test/fixtures/cases/too-few.jsonl', '--policy-out', join(folder, 'p.json')]);
+    const policyPath = join(folder, 'p.json');
+    writeFileSync(policyPath, JSON.stringify({ policy: { doneThreshold: 0.5 } }));
+    const { code, stdout } = run(['calibrate', 'test/fixtures/cases/too-few.jsonl', '--policy-out', policyPath]);
     expect(code).toBe(0);
     expect(stdout).toContain('verdict: NOT CERTIFIED (no policy)');
     expect(stdout).toContain("Never stop on the decision model's word alone");
     expect(stdout).toMatch(/About \d+ labelled cases in all/);
-    expect(stdout).toContain('no policy written to');
+    expect(stdout).toContain('written with "policy": null');
+    expect(JSON.parse(readFileSync(policyPath, 'utf8')).policy).toBeNull();
+    const replay = run(['replay', '--policy', policyPath, 'examples/traces']);
+    expect(replay.code).toBe(1);
+    expect(replay.stderr).toContain('"policy" is null: the calibration certified no threshold');
   });
 
   it('warns when every case has the same label', () => {

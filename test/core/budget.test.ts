@@ -57,3 +57,19 @@ describe('addUsage and remainingBudget', () => {
     expect(JSON.parse(JSON.stringify(total))).toEqual(total);
   });
 });
+
+describe('usage validation', () => {
+  it.each([
+    [{ cost: Number.NaN }, /usage\.cost/],
+    [{ steps: -1 }, /usage\.steps/],
+    [{ inputTokens: undefined as unknown as number }, /usage\.inputTokens/],
+  ])('refuses usage %j instead of switching the limit off', (over, message) => {
+    expect(() => checkBudget({ maxCost: 1, maxSteps: 3 }, usage(over))).toThrow(message);
+    expect(() => remainingBudget({ maxCost: 1 }, usage(over))).toThrow(TypeError);
+    expect(() => addUsage(usage(over))).toThrow(TypeError);
+  });
+
+  it('refuses a partial usage object', () => {
+    expect(() => checkBudget({ maxCost: 1 }, { steps: 1 } as BudgetUsage)).toThrow(/usage\.wallClockMs/);
+  });
+});

@@ -51,3 +51,10 @@ describe('createStopPolicy', () => {
     expect(JSON.parse(JSON.stringify(policy))).toEqual(policy);
   });
 });
+
+describe('createStopPolicy with null', () => {
+  it('treats null as a mistake, not as "use the default"', () => {
+    expect(() => createStopPolicy({ doneThreshold: null as unknown as number })).toThrow(/policy\.doneThreshold.*got null/);
+    expect(() => createStopPolicy({ maxSteps: null as unknown as number })).toThrow(/policy\.maxSteps/);
+  });
+});

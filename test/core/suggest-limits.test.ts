@@ -39,6 +39,12 @@ describe('suggestLimits', () => {
     expect(() => suggestLimits([], { quantile: 1.1 })).toThrow(/quantile/);
     expect(() => suggestLimits([], { headroom: 0.8 })).toThrow(/headroom/);
     expect(() => suggestLimits([run('success', 3, Number.NaN)])).toThrow(/wallClockMs/);
+    expect(() => suggestLimits([{ outcome: { exit: 'success', steps: 3 } } as never])).toThrow(
+      /runs\[0\]\.outcome\.usage must be an object/,
+    );
+    expect(() => suggestLimits([run('success', 3, 10), { outcome: { exit: 'success', steps: -1, usage: { wallClockMs: 1, cost: 0 } } }])).toThrow(
+      /runs\[1\]\.outcome\.steps/,
+    );
   });
 
   it('never suggests a ceiling below the quantile of successful runs (property)', () => {

@@ -178,6 +178,16 @@ describe('readJUnitXml on bad input', () => {
     expect(mismatch.message).toMatch(/<testsuite>|<testcase>/);
   });
 
+  it('rejects a test case nested in a test case instead of losing its failure', async () => {
+    const nested = '<testsuite><testcase name="a"><testcase name="b"><failure/></testcase></testcase></testsuite>';
+    await expect(readJUnitXml(nested)).rejects.toMatchObject({ kind: 'shape', element: 'testcase' });
+  });
+
+  it('fails a test case whose <failure> sits deeper than a direct child', async () => {
+    const deep = '<testsuite><testcase classname="c" name="a"><wrapper><failure message="boom"/></wrapper></testcase></testsuite>';
+    await expect(readJUnitXml(deep)).resolves.toMatchObject({ passed: false, ran: 1, failed: ['c > a'] });
+  });
+
   it('reads a JUnit file with no test case as zero tests, not as a pass', async () => {
     const evidence = await readJUnitXml('<testsuites tests="0"/>');
     expect(evidence).toMatchObject({ passed: false, ran: 0, total: 0, failed: [] });

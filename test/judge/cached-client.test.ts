@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { doneCriteria } from '../../src/judge/boolean-question.js';
-import { canonicalJson, createCachedClient } from '../../src/judge/cached-client.js';
+import { createCachedClient } from '../../src/judge/cached-client.js';
 import { checkCompletion } from '../../src/judge/check-completion.js';
 import type { EvaluationClient } from '../../src/judge/evaluation-client.js';
 import { EvaluationError } from '../../src/judge/evaluation-error.js';
@@ -87,11 +87,5 @@ describe('createCachedClient', () => {
     for (const maxEntries of [0, -1, 1.5, Number.NaN, undefined]) {
       expect(() => createCachedClient(inner, { maxEntries } as never)).toThrow(TypeError);
     }
-  });
-});
-
-describe('canonicalJson', () => {
-  it('sorts object keys at every depth and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
   });
 });

@@ -124,3 +124,19 @@ describe('checkCompletion', () => {
     ).rejects.toThrow(/doneThreshold/);
   });
 });
+
+describe('checkCompletion with a question named __proto__', () => {
+  it('keeps the answer, so a low probability is not lost and the run is not done', async () => {
+    const questions = JSON.parse('{"__proto__": {"type": "boolean", "instructions": "Is every item handled?"}}') as Record<
+      string,
+      ReturnType<typeof booleanQuestion>
+    >;
+    const client: EvaluationClient = {
+      evaluate: async () => ({ model: 'm', answers: JSON.parse('{"__proto__": {"probability": 0.02}}') as Record<string, { probability: number }> }),
+    };
+    const check = await checkCompletion(client, { ...INPUT, questions });
+    expect(check.done).toBe(false);
+    expect(Object.keys(check.probabilities)).toEqual(['__proto__']);
+    expect(check.lowestProbability).toBe(0.02);
+  });
+});

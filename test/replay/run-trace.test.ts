@@ -61,3 +61,15 @@ describe('parseRunTrace', () => {
     }
   });
 });
+
+describe('criterion names from untrusted input', () => {
+  it('keeps a criterion named __proto__, so its low probability still decides', async () => {
+    const { replayRun } = await import('../../src/replay/replay-run.js');
+    const line = '{"step":1,"output":"x","tests":{"passed":true,"failed":[],"ran":3},"probabilities":{"__proto__":0.05}}';
+    const result = parseRunTrace(line);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(Object.keys(result.trace.steps[0]?.probabilities ?? {})).toEqual(['__proto__']);
+    expect(replayRun(result.trace).final).toMatchObject({ action: 'handoff_human', reason: 'criteria_low' });
+  });
+});

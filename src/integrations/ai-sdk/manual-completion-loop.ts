@@ -62,8 +62,9 @@ export async function runManualCompletionLoop(options: ManualCompletionLoopOptio
     decide: async ({ step, text, tests, loop }) => {
       const fromEvidence = decideFromEvidence(tests, loop, policy);
       if (fromEvidence !== undefined) return { ...fromEvidence, evaluated: false };
-      const probabilities = { ...(await options.evaluateCriteria({ step, text, tests })) };
-      return { ...decideCompletionAction(probabilities, tests, loop, policy), evaluated: true, probabilities };
+      const answered = await options.evaluateCriteria({ step, text, tests });
+      const action = decideCompletionAction(answered, tests, loop, policy);
+      return { ...action, evaluated: true, probabilities: { ...answered } };
     },
     explain: (decision, tests) =>
       describeRetry(decision, {

@@ -12,6 +12,7 @@ import { assertSendableRequest, isTokenCount } from '../http/wire-checks.js';
 import { buildLogprobMessages } from './logprob-prompt.js';
 import { mapWithConcurrency } from './map-with-concurrency.js';
 import { readYesProbability } from './read-yes-probability.js';
+import { setOwnProperty } from '../../core/own-property.js';
 
 /** Options of {@link createLogprobClient}. */
 export interface LogprobClientOptions extends HttpClientOptions {
@@ -112,7 +113,7 @@ export function createLogprobClient(options: LogprobClientOptions): LogprobClien
       for (const [index, [name]] of entries.entries()) {
         const reply = replies[index];
         if (reply === undefined) throw new EvaluationError('invalid_response', `no reply for "${name}"`);
-        answers[name] = { probability: reply.probability };
+        setOwnProperty(answers, name, { probability: reply.probability });
         if (reply.inputTokens !== undefined || reply.outputTokens !== undefined) counted = true;
         inputTokens += reply.inputTokens ?? 0;
         outputTokens += reply.outputTokens ?? 0;

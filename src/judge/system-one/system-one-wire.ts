@@ -5,6 +5,7 @@ import type { EvaluationQuestions, EvaluationResult, EvaluationUsage } from '../
 import { EvaluationError } from '../evaluation-error.js';
 import { assertSendableRequest, isTokenCount } from '../http/wire-checks.js';
 import { checkProbability } from '../validate-evaluation-result.js';
+import { setOwnProperty } from '../../core/own-property.js';
 
 /** A yes/no question as the API takes it. */
 export interface SystemOneWireQuestion {
@@ -28,11 +29,11 @@ export function toSystemOneQuestions(questions: EvaluationQuestions): Record<str
   assertSendableRequest({ questions });
   const wire: Record<string, SystemOneWireQuestion> = {};
   for (const [name, question] of Object.entries(questions)) {
-    wire[name] = {
+    setOwnProperty(wire, name, {
       type: 'noul',
       ...(question.instructions === undefined ? {} : { instructions: question.instructions }),
       ...(question.criteria === undefined ? {} : { criteria: question.criteria }),
-    };
+    });
   }
   return wire;
 }
@@ -60,7 +61,7 @@ export function readSystemOneAnswers(body: unknown, questions: EvaluationQuestio
     if (type !== undefined && type !== 'noul') {
       throw invalid(`the answer to "${name}" has type ${describeValue(type)}, expected "noul"`);
     }
-    read[name] = { probability: checkProbability(name, noul) };
+    setOwnProperty(read, name, { probability: checkProbability(name, noul) });
   }
   const reportedUsage = readUsage(usage);
   return {

@@ -131,6 +131,15 @@ describe('runManualCompletionLoop', () => {
     await expect(
       runManualCompletionLoop({ generateStep: () => ({ text: 'x' }), readTests: () => PASS, evaluateCriteria: () => ({ acceptanceCovered: 1.5 }) }),
     ).rejects.toThrow(RangeError);
+    for (const forgotten of [undefined, null, 0.9]) {
+      await expect(
+        runManualCompletionLoop({
+          generateStep: () => ({ text: 'x' }),
+          readTests: () => PASS,
+          evaluateCriteria: () => forgotten as unknown as { acceptanceCovered: number },
+        }),
+      ).rejects.toThrow(RangeError);
+    }
     await expect(
       runManualCompletionLoop({
         generateStep: () => ({ text: 'x' }),

@@ -14,6 +14,14 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: 'choose stop thresholds from labelled cases, with a guarantee',
     load: async () => (await import('./calibrate-command.js')).calibrateCommand,
   },
+  hook: {
+    summary: 'the stop hook for Claude Code, Codex or Cursor (reads the host JSON on stdin)',
+    load: async () => (await import('./hook-command.js')).hookCommand,
+  },
+  init: {
+    summary: 'set up the stop hook and a starter stopwise.config.json in a project',
+    load: async () => (await import('./init-command.js')).initCommand,
+  },
 };
 
 function usage(): string {

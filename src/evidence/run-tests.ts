@@ -5,8 +5,6 @@ import type { Readable } from 'node:stream';
 import { EvidenceError, isEvidenceError, type ReportFormat } from './evidence-error.js';
 import { MAX_JSON_REPORT_CHARS } from './jest-shaped-report.js';
 import { readJestJson } from './read-jest-json.js';
-import { readJUnitXml } from './read-junit-xml.js';
-import { readTap } from './read-tap.js';
 import { readVitestJson } from './read-vitest-json.js';
 import { createTally, finishTally, type EvidenceReason, type ReportEvidence } from './report-evidence.js';
 import { readWholeReport, type ReportSource } from './report-source.js';
@@ -135,12 +133,18 @@ function emptyEvidence(): ReportEvidence {
   return finishTally(createTally());
 }
 
+// The XML and TAP readers load their parsers (saxes, tap-parser) only when a run needs them: a stop hook
+// that reads TAP does not pay for the XML one at every agent turn.
 async function readReport(format: ReportFormat, source: ReportSource, fromStdout: boolean): Promise<ReportEvidence> {
   switch (format) {
-    case 'junit':
+    case 'junit': {
+      const { readJUnitXml } = await import('./read-junit-xml.js');
       return readJUnitXml(source, { skipSurroundingText: fromStdout });
-    case 'tap':
+    }
+    case 'tap': {
+      const { readTap } = await import('./read-tap.js');
       return readTap(source);
+    }
     case 'vitest-json':
     case 'jest-json': {
       const text = await readWholeReport(source, MAX_JSON_REPORT_CHARS);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const cli = join(root, 'dist', 'cli.js');
+const cli = join(root, 'dist', 'bin', 'stopwise.js');
 const examples = 'examples/cases/labelled-cases.jsonl';
 
 function run(args: readonly string[]) {

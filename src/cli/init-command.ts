@@ -1,0 +1,172 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { detectTestCommand, type DetectedTestCommand } from '../hosts/detect-test-command.js';
+import type { HookHost } from '../hosts/hook-host.js';
+import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../hosts/install-stop-hook.js';
+import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, parseStopwiseConfig } from '../hosts/stopwise-config.js';
+import { CliUsageError, type CliIo } from './cli-io.js';
+import { hostArgument } from './host-argument.js';
+
+const HELP = `usage: stopwise init <claude-code|codex|cursor> [--test-command "COMMAND"]
+
+Sets up the stopwise stop hook in the current project:
+  - writes a starter ${CONFIG_FILE_NAME} (unless there is one), with the test
+    command found in package.json, or the one given, or asked for;
+  - adds the hook to .claude/settings.json, .codex/hooks.json or
+    .cursor/hooks.json, keeping every existing entry;
+  - adds .stopwise/ (the hook's state and reports) to .gitignore.
+Running it again changes nothing.
+
+options:
+  --test-command COMMAND  the command that runs the tests (run in a shell)
+  -h, --help              show this help
+
+exit codes: 0 done; 1 a file could not be read or has a shape the host does not read; 2 usage error`;
+
+/** `stopwise init <host>`: writes the starter configuration and installs the hook. */
+export async function initCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: { 'test-command': { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new CliUsageError(`${(error as Error).message}\n\n${HELP}`);
+  }
+  if (parsed.values.help) {
+    io.stdout(`${HELP}\n`);
+    return 0;
+  }
+  const host = hostArgument(parsed.positionals, HELP);
+  const given = parsed.values['test-command'];
+  if (given !== undefined && given.trim() === '') throw new CliUsageError('--test-command must not be empty');
+
+  const report: string[] = [];
+  const configPath = join(io.cwd, CONFIG_FILE_NAME);
+  const existingConfig = await readJson(configPath);
+  if (existingConfig.kind === 'unreadable') {
+    io.stderr(`stopwise init: ${existingConfig.message}\n`);
+    return 1;
+  }
+  let testTimeoutMs = DEFAULT_TEST_TIMEOUT_MS;
+  let judgeTimeoutMs = DEFAULT_JUDGE_TIMEOUT_MS;
+  if (existingConfig.kind === 'found') {
+    const valid = parseStopwiseConfig(existingConfig.value);
+    if (valid.ok) {
+      testTimeoutMs = valid.config.tests.timeoutMs;
+      judgeTimeoutMs = valid.config.judge.timeoutMs;
+    }
+    report.push(`${CONFIG_FILE_NAME}: already there, left as it is${valid.ok ? '' : ` (it is not valid: ${valid.message.split('\n').join('; ')})`}`);
+  } else {
+    const detected = given === undefined ? await detectFromProject(io.cwd) : { tests: { command: given.trim() }, source: '--test-command' };
+    const tests = detected ?? (await askForTestCommand(io));
+    if (tests === undefined) {
+      io.stderr(`stopwise init: no test command found in package.json; pass one with --test-command "npm test"\n`);
+      return 2;
+    }
+    await writeFile(configPath, `${JSON.stringify(starterConfig(tests), null, 2)}\n`);
+    report.push(`${CONFIG_FILE_NAME}: written, tests run with \`${[tests.tests.command, ...(tests.tests.args ?? [])].join(' ')}\` (${tests.source})`);
+  }
+
+  const settingsFile = HOOK_SETTINGS_PATHS[host];
+  const settingsPath = join(io.cwd, settingsFile);
+  const settings = await readJson(settingsPath);
+  if (settings.kind === 'unreadable') {
+    io.stderr(`stopwise init: ${settings.message}; not touching it\n`);
+    return 1;
+  }
+  const timeoutSeconds = Math.ceil((testTimeoutMs + 2 * judgeTimeoutMs) / 1000) + 30;
+  const merged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds);
+  if (!merged.ok) {
+    io.stderr(`stopwise init: ${merged.message}; not touching it\n`);
+    return 1;
+  }
+  if (merged.changed) {
+    await mkdir(dirname(settingsPath), { recursive: true });
+    await writeFile(settingsPath, `${JSON.stringify(merged.value, null, 2)}\n`);
+    report.push(`${settingsFile}: stop hook added (\`stopwise hook ${host}\`, timeout ${timeoutSeconds} s)`);
+  } else {
+    report.push(`${settingsFile}: the stopwise stop hook is already there, left as it is`);
+  }
+
+  report.push(await ignoreStateFolder(io.cwd));
+  io.stdout(`${report.join('\n')}\n${hostNote(host)}`);
+  return 0;
+}
+
+function starterConfig(detected: DetectedTestCommand): Record<string, unknown> {
+  return {
+    task: '',
+    acceptance: [],
+    tests: detected.tests,
+    judge: { client: 'none' },
+    maxConsecutiveBlocks: 1,
+  };
+}
+
+async function detectFromProject(cwd: string): Promise<DetectedTestCommand | undefined> {
+  const pkg = await readJson(join(cwd, 'package.json'));
+  return pkg.kind === 'found' ? detectTestCommand(pkg.value) : undefined;
+}
+
+async function askForTestCommand(io: CliIo): Promise<DetectedTestCommand | undefined> {
+  if (!process.stdin.isTTY) return undefined;
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = (await prompt.question('No test command found in package.json. Which command runs the tests? ')).trim();
+    return answer === '' ? undefined : { tests: { command: answer }, source: 'as answered' };
+  } finally {
+    prompt.close();
+    io.stdout('');
+  }
+}
+
+async function ignoreStateFolder(cwd: string): Promise<string> {
+  const path = join(cwd, '.gitignore');
+  let text = '';
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return `.gitignore: cannot be read (${(error as Error).message}); add .stopwise/ to it yourself`;
+  }
+  const lines = text.split(/\r?\n/).map((line) => line.trim());
+  if (lines.some((line) => line === '.stopwise' || line === '.stopwise/' || line === '/.stopwise' || line === '/.stopwise/')) {
+    return '.gitignore: already ignores .stopwise/';
+  }
+  const separator = text === '' || text.endsWith('\n') ? '' : '\n';
+  await writeFile(path, `${text}${separator}.stopwise/\n`);
+  return '.gitignore: .stopwise/ added (the hook state and test reports stay out of the tree)';
+}
+
+function hostNote(host: HookHost): string {
+  switch (host) {
+    case 'claude-code':
+      return 'Claude Code loads the hook in new sessions; /hooks shows it.\n';
+    case 'codex':
+      return 'Codex runs hooks only with `[features] codex_hooks = true` in ~/.codex/config.toml, and asks you to trust them once.\n';
+    case 'cursor':
+      return 'Cursor loads .cursor/hooks.json when the project opens.\n';
+  }
+}
+
+type JsonFile = { kind: 'missing' } | { kind: 'found'; value: unknown } | { kind: 'unreadable'; message: string };
+
+async function readJson(path: string): Promise<JsonFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'unreadable', message: `${path}: cannot be read (${(error as Error).message})` };
+  }
+  try {
+    return { kind: 'found', value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
+  } catch (error) {
+    return { kind: 'unreadable', message: `${path}: not valid JSON (${(error as Error).message})` };
+  }
+}

@@ -1,0 +1,27 @@
+import type { StopHookDecision } from './decide-stop-hook.js';
+import { nonEmptyReason } from './encode-claude-code-output.js';
+
+/** A Cursor `stop` hook answer: `followup_message` is sent to the agent as the next user message. */
+export interface CursorStopOutput {
+  readonly followup_message?: string;
+}
+
+/** Options of {@link encodeCursorOutput}. */
+export interface CursorOutputOptions {
+  /** Extra feedback for the agent on a block, appended to the follow-up message. */
+  readonly additionalContext?: string;
+}
+
+/**
+ * Encodes a stop hook decision for Cursor: a block as `followup_message`;
+ * a hand-off and an allow as `{}` (Cursor has no message for the person, so
+ * the hook writes the hand-off line on stderr).
+ *
+ * @see https://cursor.com/docs/agent/hooks
+ */
+export function encodeCursorOutput(decision: StopHookDecision, options: CursorOutputOptions = {}): CursorStopOutput {
+  if (decision === undefined || !('decision' in decision)) return {};
+  const context = options.additionalContext?.trim();
+  const message = context === undefined || context === '' ? decision.reason : `${decision.reason.trim()}\n\n${context}`;
+  return { followup_message: nonEmptyReason(message) };
+}

@@ -1,0 +1,21 @@
+import type { TestEvidence } from '../core/test-evidence.js';
+import type { TestCommandConfig } from './stopwise-config.js';
+
+/** What running (or reusing) the project's tests gave the hook. */
+export type HookTestResult =
+  | {
+      /** `ran`: the command ran now; `reused`: the last pass is still fresh (the tree did not change), so it was not run again. */
+      readonly outcome: 'ran' | 'reused';
+      readonly evidence: TestEvidence;
+      /** Why the run failed outside any test (a crash, a missing command), when it did. */
+      readonly reason?: string;
+    }
+  | { readonly outcome: 'timeout'; readonly timeoutMs: number; readonly evidence?: TestEvidence };
+
+/** Runs the configured test command for the hook, or reuses a fresh pass. */
+export interface HookTestRunner {
+  run(
+    tests: TestCommandConfig,
+    options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly previous?: TestEvidence },
+  ): Promise<HookTestResult>;
+}

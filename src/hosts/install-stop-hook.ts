@@ -1,0 +1,63 @@
+import { describeValue } from '../core/test-evidence.js';
+import type { HookHost } from './hook-host.js';
+
+/** Where each host reads its project hooks, relative to the project. */
+export const HOOK_SETTINGS_PATHS: Readonly<Record<HookHost, string>> = Object.freeze({
+  'claude-code': '.claude/settings.json',
+  codex: '.codex/hooks.json',
+  cursor: '.cursor/hooks.json',
+});
+
+/** The stop hook entry `stopwise init` adds for a host. */
+export function stopHookEntry(host: HookHost, timeoutSeconds: number): Record<string, unknown> {
+  switch (host) {
+    case 'claude-code':
+      // exec form: spawned directly, no shell
+      return { type: 'command', command: 'npx', args: ['stopwise', 'hook', 'claude-code'], timeout: timeoutSeconds };
+    case 'codex':
+      return { type: 'command', command: 'npx stopwise hook codex', timeout: timeoutSeconds };
+    case 'cursor':
+      return { command: 'npx stopwise hook cursor', timeout: timeoutSeconds, loop_limit: 5 };
+  }
+}
+
+/**
+ * Adds the stopwise stop hook to a host's hook settings (the parsed JSON, or
+ * `undefined` for a file that does not exist yet) without touching any other
+ * entry. When a stopwise hook for this host is already there, nothing
+ * changes. A file whose shape is not what the host reads is refused.
+ */
+export function mergeStopHook(
+  host: HookHost,
+  existing: unknown,
+  timeoutSeconds: number,
+): { readonly ok: true; readonly changed: boolean; readonly value: Record<string, unknown> } | { readonly ok: false; readonly message: string } {
+  const file = HOOK_SETTINGS_PATHS[host];
+  if (existing !== undefined && (typeof existing !== 'object' || existing === null || Array.isArray(existing))) {
+    return { ok: false, message: `${file} must hold a JSON object, got ${describeValue(existing)}` };
+  }
+  const root: Record<string, unknown> = { ...((existing as Record<string, unknown> | undefined) ?? {}) };
+  if (host === 'cursor' && root.version === undefined) root.version = 1;
+  const hooks = root.hooks ?? {};
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) {
+    return { ok: false, message: `${file}: "hooks" must be an object, got ${describeValue(hooks)}` };
+  }
+  const event = host === 'cursor' ? 'stop' : 'Stop';
+  const entries = (hooks as Record<string, unknown>)[event] ?? [];
+  if (!Array.isArray(entries)) return { ok: false, message: `${file}: "hooks.${event}" must be an array, got ${describeValue(entries)}` };
+  if (entries.some((entry) => containsStopwiseHook(entry, host))) return { ok: true, changed: false, value: root };
+
+  const entry = stopHookEntry(host, timeoutSeconds);
+  const added = host === 'cursor' ? entry : { hooks: [entry] };
+  root.hooks = { ...(hooks as Record<string, unknown>), [event]: [...entries, added] };
+  return { ok: true, changed: true, value: root };
+}
+
+function containsStopwiseHook(entry: unknown, host: HookHost): boolean {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const record = entry as Record<string, unknown>;
+  if (Array.isArray(record.hooks)) return record.hooks.some((inner) => containsStopwiseHook(inner, host));
+  const args = Array.isArray(record.args) ? record.args.filter((arg): arg is string => typeof arg === 'string') : [];
+  const line = [typeof record.command === 'string' ? record.command : '', ...args].join(' ');
+  return new RegExp(`\\bstopwise\\b.*\\bhook\\s+${host}\\b`).test(line);
+}

@@ -1,0 +1,70 @@
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { CONFIG_FILE_NAME, parseStopwiseConfig, type StopwiseConfig } from './stopwise-config.js';
+
+/** A configuration file found and validated, or why there is none. */
+export type LoadedStopwiseConfig =
+  | { readonly ok: true; readonly config: StopwiseConfig; readonly path: string; readonly projectDir: string }
+  | { readonly ok: false; readonly kind: 'missing' | 'invalid'; readonly message: string; readonly path?: string };
+
+/** The largest configuration file read; anything bigger is refused as invalid. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Looks for `stopwise.config.json` in each start folder and its parents, in
+ * order (the hook passes its `cwd`, then `$CLAUDE_PROJECT_DIR`), and returns
+ * the first one found, validated. The folder that holds it is the project.
+ */
+export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<LoadedStopwiseConfig> {
+  const path = await findConfigFile(startDirs);
+  if (path === undefined) {
+    const where = startDirs.length === 0 ? 'the current folder' : startDirs.join(' or ');
+    return { ok: false, kind: 'missing', message: `no ${CONFIG_FILE_NAME} in ${where} or any parent folder` };
+  }
+  let text: string;
+  try {
+    const info = await stat(path);
+    if (info.size > MAX_CONFIG_BYTES) {
+      return { ok: false, kind: 'invalid', path, message: `${path}: larger than ${MAX_CONFIG_BYTES} bytes` };
+    }
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    return { ok: false, kind: 'invalid', path, message: `${path}: cannot be read (${(error as Error).message})` };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(stripBom(text));
+  } catch (error) {
+    return { ok: false, kind: 'invalid', path, message: `${path}: not valid JSON (${(error as Error).message})` };
+  }
+  const parsed = parseStopwiseConfig(value);
+  if (!parsed.ok) {
+    return { ok: false, kind: 'invalid', path, message: `${path}: ${parsed.message.split('\n').join(`\n${path}: `)}` };
+  }
+  return { ok: true, config: parsed.config, path, projectDir: dirname(path) };
+}
+
+async function findConfigFile(startDirs: readonly string[]): Promise<string | undefined> {
+  const seen = new Set<string>();
+  for (const start of startDirs) {
+    let dir = resolve(start);
+    for (;;) {
+      if (seen.has(dir)) break;
+      seen.add(dir);
+      const candidate = join(dir, CONFIG_FILE_NAME);
+      try {
+        if ((await stat(candidate)).isFile()) return candidate;
+      } catch {
+        // not here: look in the parent
+      }
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+  }
+  return undefined;
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

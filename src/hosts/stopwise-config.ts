@@ -1,0 +1,235 @@
+import * as z from 'zod/mini';
+import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
+import { describeValue } from '../core/test-evidence.js';
+
+/** The name of the configuration file the hook looks for. */
+export const CONFIG_FILE_NAME = 'stopwise.config.json';
+
+/** The report formats a test command can write. */
+export type TestReportFormat = 'junit' | 'tap' | 'vitest-json' | 'jest-json';
+
+/** How the hook runs the project's tests. */
+export interface TestCommandConfig {
+  /** The program (with `args`, run without a shell) or a whole command line (without `args`, run in a shell). */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Where the result is read: a report file (`path`) or stdout; without it, TAP on stdout and the exit code. */
+  readonly report?: { readonly format: TestReportFormat; readonly path?: string };
+  readonly timeoutMs: number;
+}
+
+/** Which decision model the hook asks, if any. */
+export interface JudgeConfig {
+  readonly client: 'none' | 'system-one' | 'openai-compatible';
+  readonly baseURL?: string;
+  readonly model?: string;
+  /** The environment variable that holds the API key; the key itself is never in the file. */
+  readonly apiKeyEnv?: string;
+  readonly timeoutMs: number;
+}
+
+/** A validated `stopwise.config.json` with every default filled in. */
+export interface StopwiseConfig {
+  readonly task: string;
+  readonly acceptance: readonly string[];
+  readonly tests: TestCommandConfig;
+  readonly judge: JudgeConfig;
+  readonly policy: StopPolicy;
+  readonly maxConsecutiveBlocks: number;
+  /** The state folder, relative to the folder that holds the configuration file. */
+  readonly stateDir: string;
+}
+
+/** Default time the test command may take. */
+export const DEFAULT_TEST_TIMEOUT_MS = 240_000;
+/** Default time one decision-model request may take. */
+export const DEFAULT_JUDGE_TIMEOUT_MS = 30_000;
+/** Default state folder, relative to the project. */
+export const DEFAULT_STATE_DIR = '.stopwise/state';
+
+const nonEmpty = () => z.string().check(z.minLength(1));
+const positiveInt = () => z.int().check(z.positive());
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SECRET_KEY = /^(api[_-]?key|key|token|secret|password|authorization|bearer)$/i;
+
+const schema = z.strictObject({
+  $schema: z.optional(z.string()),
+  task: z.optional(z.string()),
+  acceptance: z.optional(z.array(nonEmpty())),
+  tests: z.strictObject({
+    command: nonEmpty(),
+    args: z.optional(z.array(z.string())),
+    report: z.optional(
+      z.strictObject({
+        format: z.enum(['junit', 'tap', 'vitest-json', 'jest-json']),
+        path: z.optional(nonEmpty()),
+      }),
+    ),
+    timeoutMs: z.optional(positiveInt()),
+  }),
+  judge: z.optional(
+    z.strictObject({
+      client: z.enum(['none', 'system-one', 'openai-compatible']),
+      baseURL: z.optional(z.url({ protocol: /^https?$/ })),
+      model: z.optional(nonEmpty()),
+      apiKeyEnv: z.optional(z.string().check(z.regex(ENV_NAME))),
+      timeoutMs: z.optional(positiveInt()),
+    }),
+  ),
+  policy: z.optional(
+    z.strictObject({
+      doneThreshold: z.optional(z.number()),
+      midBandLow: z.optional(z.number()),
+      maxSteps: z.optional(z.number()),
+      stallRounds: z.optional(z.number()),
+    }),
+  ),
+  maxConsecutiveBlocks: z.optional(positiveInt()),
+  stateDir: z.optional(nonEmpty()),
+});
+
+const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
+  '': ['task', 'acceptance', 'tests', 'judge', 'policy', 'maxConsecutiveBlocks', 'stateDir'],
+  tests: ['command', 'args', 'report', 'timeoutMs'],
+  'tests.report': ['format', 'path'],
+  judge: ['client', 'baseURL', 'model', 'apiKeyEnv', 'timeoutMs'],
+  policy: ['doneThreshold', 'midBandLow', 'maxSteps', 'stallRounds'],
+};
+
+/**
+ * Validates the parsed contents of `stopwise.config.json` and fills in the
+ * defaults. Never throws: a problem comes back as a message that names the
+ * key (`tests.command: expected a non-empty string, got 42`), one problem a
+ * line. An API key written in the file is refused.
+ *
+ * @example
+ * parseStopwiseConfig({ tests: { command: 'npm', args: ['test'] } });
+ * // { ok: true, config: { task: '', acceptance: [], tests: { command: 'npm', args: ['test'], timeoutMs: 240000 }, judge: { client: 'none', ... }, ... } }
+ */
+export function parseStopwiseConfig(
+  value: unknown,
+): { readonly ok: true; readonly config: StopwiseConfig } | { readonly ok: false; readonly message: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, message: `the configuration must be a JSON object, got ${describeValue(value)}` };
+  }
+  const secrets = findSecretKeys(value as Record<string, unknown>);
+  if (secrets.length > 0) {
+    return {
+      ok: false,
+      message: secrets
+        .map((key) => `${key}: an API key is never written in ${CONFIG_FILE_NAME}; keep it in an environment variable and put that variable's name in judge.apiKeyEnv`)
+        .join('\n'),
+    };
+  }
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (!parsed.success) return { ok: false, message: parsed.error.issues.map(formatIssue).join('\n') };
+  const data = parsed.data;
+
+  const problems: string[] = [];
+  let policy: StopPolicy | undefined;
+  try {
+    policy = createStopPolicy((data.policy ?? {}) as Partial<StopPolicy>);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  const judge = data.judge ?? { client: 'none' as const };
+  const task = data.task?.trim() ?? '';
+  if (judge.client !== 'none' && task === '') {
+    problems.push(`task: required when judge.client is "${judge.client}" (the decision model judges the output against it)`);
+  }
+  if (judge.client === 'openai-compatible') {
+    if (judge.baseURL === undefined) problems.push('judge.baseURL: required when judge.client is "openai-compatible"');
+    if (judge.model === undefined) problems.push('judge.model: required when judge.client is "openai-compatible"');
+  }
+  if (problems.length > 0 || policy === undefined) return { ok: false, message: problems.join('\n') };
+
+  const tests = data.tests;
+  return {
+    ok: true,
+    config: {
+      task,
+      acceptance: data.acceptance ?? [],
+      tests: {
+        command: tests.command,
+        ...(tests.args === undefined ? {} : { args: tests.args }),
+        ...(tests.report === undefined
+          ? {}
+          : { report: { format: tests.report.format, ...(tests.report.path === undefined ? {} : { path: tests.report.path }) } }),
+        timeoutMs: tests.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
+      },
+      judge: {
+        client: judge.client,
+        ...('baseURL' in judge && judge.baseURL !== undefined ? { baseURL: judge.baseURL } : {}),
+        ...('model' in judge && judge.model !== undefined ? { model: judge.model } : {}),
+        ...('apiKeyEnv' in judge && judge.apiKeyEnv !== undefined ? { apiKeyEnv: judge.apiKeyEnv } : {}),
+        timeoutMs: ('timeoutMs' in judge ? judge.timeoutMs : undefined) ?? DEFAULT_JUDGE_TIMEOUT_MS,
+      },
+      policy,
+      maxConsecutiveBlocks: data.maxConsecutiveBlocks ?? 1,
+      stateDir: data.stateDir ?? DEFAULT_STATE_DIR,
+    },
+  };
+}
+
+function findSecretKeys(record: Record<string, unknown>): string[] {
+  const found = Object.keys(record).filter((key) => SECRET_KEY.test(key));
+  const judge = record.judge;
+  if (typeof judge === 'object' && judge !== null && !Array.isArray(judge)) {
+    found.push(...Object.keys(judge).filter((key) => SECRET_KEY.test(key)).map((key) => `judge.${key}`));
+  }
+  return found;
+}
+
+interface Issue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+  readonly input?: unknown;
+  readonly expected?: string;
+  readonly origin?: string;
+  readonly minimum?: number | bigint;
+  readonly maximum?: number | bigint;
+  readonly inclusive?: boolean;
+  readonly values?: readonly unknown[];
+  readonly keys?: readonly string[];
+  readonly format?: string;
+}
+
+function formatIssue(issue: Issue): string {
+  const path = issue.path.map(String).join('.');
+  const where = path === '' ? '' : `${path}: `;
+  const got = 'input' in issue ? `, got ${describeValue(issue.input)}` : '';
+  switch (issue.code) {
+    case 'invalid_type':
+      if (!('input' in issue) || issue.input === undefined) return `${where}required (${expectedText(issue.expected, path)})`;
+      return `${where}expected ${expectedText(issue.expected, path)}${got}`;
+    case 'too_small':
+      if (issue.origin === 'string') return `${where}must not be empty`;
+      return `${where}must be ${issue.inclusive === false ? 'above' : 'at least'} ${String(issue.minimum)}${got}`;
+    case 'too_big':
+      return `${where}must be ${issue.inclusive === false ? 'below' : 'at most'} ${String(issue.maximum)}${got}`;
+    case 'invalid_value':
+      return `${where}must be one of ${(issue.values ?? []).map((value) => JSON.stringify(value)).join(', ')}${got}`;
+    case 'invalid_format':
+      if (path === 'judge.apiKeyEnv') {
+        return `${where}must be the name of an environment variable (letters, digits and underscores), not the key itself`;
+      }
+      return `${where}must be ${issue.format === 'url' ? 'an http(s) URL' : `a valid ${issue.format ?? 'value'}`}${got}`;
+    case 'unrecognized_keys': {
+      const known = KNOWN_KEYS[path];
+      const keys = (issue.keys ?? []).map((key) => `"${key}"`).join(', ');
+      const hint = known === undefined ? '' : `; expected ${known.join(', ')}`;
+      return `${path === '' ? '' : `${path}: `}unknown key${(issue.keys?.length ?? 0) === 1 ? '' : 's'} ${keys}${hint}`;
+    }
+    default:
+      return `${where}${issue.message}`;
+  }
+}
+
+function expectedText(expected: string | undefined, path: string): string {
+  if (expected === 'string' && /^(tests\.command|tests\.report\.path|judge\.model|stateDir)$/.test(path)) return 'a non-empty string';
+  if (expected === 'int' || expected === 'number') return 'a number';
+  if (expected === 'array') return 'an array';
+  if (expected === 'object') return 'an object';
+  return `a ${expected ?? 'value'}`;
+}

@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireFileLock, LockTimeoutError } from '../../src/hosts/file-lock.js';
+
+const scratch = () => join(mkdtempSync(join(tmpdir(), 'stopwise-lock-')), 'state.json');
+
+/** A pid that is certainly not running: a child that already exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
+
+describe('acquireFileLock', () => {
+  it('is exclusive: a second holder waits until the first releases', async () => {
+    const path = scratch();
+    const order: string[] = [];
+    const first = await acquireFileLock(path);
+    const second = acquireFileLock(path).then((lock) => {
+      order.push('second');
+      return lock;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    order.push('first releases');
+    await first.release();
+    const lock = await second;
+    expect(order).toEqual(['first releases', 'second']);
+    await lock.release();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('serialises read-modify-write cycles: no update is lost', async () => {
+    const path = scratch();
+    writeFileSync(path, '0');
+    await Promise.all(
+      Array.from({ length: 25 }, async () => {
+        const lock = await acquireFileLock(path);
+        try {
+          const value = Number(readFileSync(path, 'utf8'));
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          writeFileSync(path, String(value + 1));
+        } finally {
+          await lock.release();
+        }
+      }),
+    );
+    expect(readFileSync(path, 'utf8')).toBe('25');
+  });
+
+  it('takes over at once a lock whose holder on this machine no longer runs', async () => {
+    const path = scratch();
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead' }));
+    const started = Date.now();
+    const lock = await acquireFileLock(path, { staleMs: 60_000, timeoutMs: 5_000 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(process.pid);
+    await lock.release();
+  });
+
+  it('takes over a lock that was not refreshed for staleMs (a holder on another machine)', async () => {
+    const path = scratch();
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 1, host: 'another-machine.invalid', token: 'far' }));
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(`${path}.lock`, past, past);
+    const lock = await acquireFileLock(path, { staleMs: 10_000, timeoutMs: 5_000 });
+    await lock.release();
+  });
+
+  it('does not take over a lock whose holder is alive and refreshing it, and times out', async () => {
+    const path = scratch();
+    const holder = await acquireFileLock(path, { staleMs: 1_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await expect(acquireFileLock(path, { staleMs: 1_000, timeoutMs: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
+    expect(holder.compromised).toBe(false);
+    await holder.release();
+  });
+
+  it('never removes a lock that is no longer its own', async () => {
+    const path = scratch();
+    const lock = await acquireFileLock(path);
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), token: 'someone-else' }));
+    await lock.release();
+    expect(lock.compromised).toBe(true);
+    expect(existsSync(`${path}.lock`)).toBe(true);
+  });
+});

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { HOOK_HOSTS, isHookHost, isStopEventName } from '../../src/hosts/hook-host.js';
+
+describe('hook hosts', () => {
+  it('lists the three hosts and recognises only them', () => {
+    expect(HOOK_HOSTS).toEqual(['claude-code', 'codex', 'cursor']);
+    expect(isHookHost('codex')).toBe(true);
+    expect(isHookHost('Codex')).toBe(false);
+    expect(isHookHost(undefined)).toBe(false);
+  });
+
+  it('knows the stop events of every host', () => {
+    for (const name of ['Stop', 'SubagentStop', 'stop', 'subagentStop']) expect(isStopEventName(name)).toBe(true);
+    for (const name of ['PreToolUse', 'SessionEnd', 'STOP', '']) expect(isStopEventName(name)).toBe(false);
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY } from '../../src/core/stop-policy.js';
+import { parseStopwiseConfig } from '../../src/hosts/stopwise-config.js';
+
+const message = (value: unknown): string => {
+  const parsed = parseStopwiseConfig(value);
+  if (parsed.ok) throw new Error('expected the configuration to be refused');
+  return parsed.message;
+};
+
+describe('parseStopwiseConfig', () => {
+  it('fills in every default around the test command', () => {
+    const parsed = parseStopwiseConfig({ tests: { command: 'npm', args: ['test'] } });
+    expect(parsed).toEqual({
+      ok: true,
+      config: {
+        task: '',
+        acceptance: [],
+        tests: { command: 'npm', args: ['test'], timeoutMs: 240_000 },
+        judge: { client: 'none', timeoutMs: 30_000 },
+        policy: DEFAULT_POLICY,
+        maxConsecutiveBlocks: 1,
+        stateDir: '.stopwise/state',
+      },
+    });
+  });
+
+  it('reads a full configuration', () => {
+    const parsed = parseStopwiseConfig({
+      $schema: 'https://example.invalid/schema.json',
+      task: 'Add rate limiting to the login endpoint',
+      acceptance: ['five failed logins lock the account for 15 minutes'],
+      tests: { command: 'npx', args: ['vitest', 'run'], report: { format: 'vitest-json', path: 'r.json' }, timeoutMs: 60_000 },
+      judge: { client: 'system-one', baseURL: 'https://api.example.invalid/v1', model: 'so-1', apiKeyEnv: 'MY_KEY', timeoutMs: 5_000 },
+      policy: { doneThreshold: 0.8, maxSteps: 6 },
+      maxConsecutiveBlocks: 3,
+      stateDir: 'tmp/state',
+    });
+    expect(parsed.ok && parsed.config).toMatchObject({
+      task: 'Add rate limiting to the login endpoint',
+      tests: { report: { format: 'vitest-json', path: 'r.json' }, timeoutMs: 60_000 },
+      judge: { client: 'system-one', apiKeyEnv: 'MY_KEY', timeoutMs: 5_000 },
+      policy: { doneThreshold: 0.8, maxSteps: 6, midBandLow: 0.4, stallRounds: 3 },
+      maxConsecutiveBlocks: 3,
+      stateDir: 'tmp/state',
+    });
+  });
+
+  it('names the key and the problem', () => {
+    expect(message({})).toBe('tests: required (an object)');
+    expect(message({ tests: { command: 42 } })).toBe('tests.command: expected a non-empty string, got 42');
+    expect(message({ tests: { command: '' } })).toBe('tests.command: must not be empty');
+    expect(message({ tests: { command: 'x', timeoutMs: 0 } })).toBe('tests.timeoutMs: must be above 0, got 0');
+    expect(message({ tests: { command: 'x', report: { format: 'xml' } } })).toBe(
+      'tests.report.format: must be one of "junit", "tap", "vitest-json", "jest-json", got "xml"',
+    );
+    expect(message({ tests: { command: 'x' }, maxConsecutiveBlocks: 1.5 })).toMatch(/^maxConsecutiveBlocks: expected a number, got 1.5/);
+    expect(message({ tests: { command: 'x' }, judge: { client: 'gpt' } })).toMatch(/^judge.client: must be one of "none", "system-one", "openai-compatible"/);
+    expect(message({ tests: { command: 'x' }, judge: { client: 'system-one', baseURL: 'not a url' }, task: 't' })).toBe(
+      'judge.baseURL: must be an http(s) URL, got "not a url"',
+    );
+  });
+
+  it('reports every problem, one a line', () => {
+    expect(message({ tests: { command: 1, args: 'x' }, acceptance: [''] }).split('\n')).toHaveLength(3);
+  });
+
+  it('refuses unknown keys, listing the known ones', () => {
+    expect(message({ tests: { command: 'x' }, maxConsecutiveBlock: 2 })).toBe(
+      'unknown key "maxConsecutiveBlock"; expected task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir',
+    );
+    expect(message({ tests: { command: 'x', cmd: 'y' } })).toBe('tests: unknown key "cmd"; expected command, args, report, timeoutMs');
+  });
+
+  it('refuses an API key in the file and says where it belongs', () => {
+    expect(message({ tests: { command: 'x' }, judge: { client: 'system-one', apiKey: 'sk-123' } })).toMatch(
+      /^judge.apiKey: an API key is never written in stopwise.config.json; .*judge.apiKeyEnv$/,
+    );
+    expect(message({ tests: { command: 'x' }, token: 'abc' })).toMatch(/^token: an API key is never written/);
+    expect(message({ tests: { command: 'x' }, task: 't', judge: { client: 'system-one', apiKeyEnv: 'sk-live-123' } })).toMatch(
+      /^judge.apiKeyEnv: must be the name of an environment variable/,
+    );
+  });
+
+  it('validates the policy with the core rules', () => {
+    expect(message({ tests: { command: 'x' }, policy: { midBandLow: 0.9 } })).toBe(
+      'policy.midBandLow (0.9) must not be above policy.doneThreshold (0.7)',
+    );
+    expect(message({ tests: { command: 'x' }, policy: { maxStep: 3 } })).toMatch(/^policy: unknown key "maxStep"/);
+  });
+
+  it('asks for the task when a decision model judges, and for the model details of an OpenAI-compatible server', () => {
+    expect(message({ tests: { command: 'x' }, judge: { client: 'system-one' } })).toMatch(/^task: required when judge.client is "system-one"/);
+    expect(message({ tests: { command: 'x' }, task: 't', judge: { client: 'openai-compatible' } })).toBe(
+      'judge.baseURL: required when judge.client is "openai-compatible"\njudge.model: required when judge.client is "openai-compatible"',
+    );
+  });
+
+  it('refuses something that is not an object', () => {
+    expect(message([])).toBe('the configuration must be a JSON object, got an array');
+    expect(message(null)).toBe('the configuration must be a JSON object, got null');
+  });
+});

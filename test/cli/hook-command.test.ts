@@ -407,10 +407,14 @@ describe('stopwise hook: hostile and broken input', () => {
     expect(run.stdout).toMatch(/^usage: stopwise hook <claude-code\|codex\|cursor>/);
   });
 
-  it('exits 2 on a usage error', async () => {
-    for (const args of [['hook'], ['hook', 'vscode'], ['hook', 'codex', 'extra']]) {
-      const run = await runCli(args, { env: ENV });
-      expect(run.code).toBe(2);
+  it('exits 1, never 2 (a block for Claude Code and Codex), on a usage error, and says so on stderr', async () => {
+    for (const args of [['hook'], ['hook', 'vscode'], ['hook', 'claude'], ['hook', 'codex', 'extra'], ['hook', 'codex', '--verbose'], ['hook', '--host=codex']]) {
+      const run = await runCli(args, { env: ENV, input: '{}' });
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^stopwise hook: (name the host|unknown host|unexpected argument|Unknown option)/);
+      expect(run.stderr).toMatch(/The stop goes ahead unchecked/);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
     }
   });
 });

@@ -29,6 +29,7 @@ export {
   DEFAULT_TEST_TIMEOUT_MS,
   DEFAULT_JUDGE_TIMEOUT_MS,
   DEFAULT_STATE_DIR,
+  MAX_TIMEOUT_MS,
 } from './stopwise-config.js';
 export type { StopwiseConfig, TestCommandConfig, TestReportFormat, JudgeConfig } from './stopwise-config.js';
 export { loadStopwiseConfig } from './load-stopwise-config.js';

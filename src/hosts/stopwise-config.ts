@@ -46,9 +46,13 @@ export const DEFAULT_TEST_TIMEOUT_MS = 240_000;
 export const DEFAULT_JUDGE_TIMEOUT_MS = 30_000;
 /** Default state folder, relative to the project. */
 export const DEFAULT_STATE_DIR = '.stopwise/state';
+/** The longest timeout a configuration may set: 2^31 - 1 ms (about 24.8 days), the longest timer Node can run. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 const positiveInt = () => z.int().check(z.positive());
+// Node clamps a longer timer to 1 ms (with a TimeoutOverflowWarning): the command would be killed at once.
+const timeoutMs = () => z.int().check(z.positive(), z.maximum(MAX_TIMEOUT_MS));
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SECRET_KEY = /^(api[_-]?key|key|token|secret|password|authorization|bearer)$/i;
 
@@ -65,7 +69,7 @@ const schema = z.strictObject({
         path: z.optional(nonEmpty()),
       }),
     ),
-    timeoutMs: z.optional(positiveInt()),
+    timeoutMs: z.optional(timeoutMs()),
   }),
   judge: z.optional(
     z.strictObject({
@@ -73,7 +77,7 @@ const schema = z.strictObject({
       baseURL: z.optional(z.url({ protocol: /^https?$/ })),
       model: z.optional(nonEmpty()),
       apiKeyEnv: z.optional(z.string().check(z.regex(ENV_NAME))),
-      timeoutMs: z.optional(positiveInt()),
+      timeoutMs: z.optional(timeoutMs()),
     }),
   ),
   policy: z.optional(
@@ -206,8 +210,10 @@ function formatIssue(issue: Issue): string {
     case 'too_small':
       if (issue.origin === 'string') return `${where}must not be empty`;
       return `${where}must be ${issue.inclusive === false ? 'above' : 'at least'} ${String(issue.minimum)}${got}`;
-    case 'too_big':
-      return `${where}must be ${issue.inclusive === false ? 'below' : 'at most'} ${String(issue.maximum)}${got}`;
+    case 'too_big': {
+      const why = path.endsWith('timeoutMs') ? ' (about 24.8 days, the longest timer Node can run)' : '';
+      return `${where}must be ${issue.inclusive === false ? 'below' : 'at most'} ${String(issue.maximum)}${why}${got}`;
+    }
     case 'invalid_value':
       return `${where}must be one of ${(issue.values ?? []).map((value) => JSON.stringify(value)).join(', ')}${got}`;
     case 'invalid_format':

@@ -61,6 +61,15 @@ describe('parseStopwiseConfig', () => {
     );
   });
 
+  it('refuses a timeout longer than the longest timer Node can run', () => {
+    expect(message({ tests: { command: 'x', timeoutMs: 3_000_000_000 } })).toBe(
+      'tests.timeoutMs: must be at most 2147483647 (about 24.8 days, the longest timer Node can run), got 3000000000',
+    );
+    expect(message({ tests: { command: 'x' }, judge: { client: 'none', timeoutMs: 2 ** 31 } })).toMatch(/^judge.timeoutMs: must be at most 2147483647 /);
+    const longest = parseStopwiseConfig({ tests: { command: 'x', timeoutMs: 2 ** 31 - 1 }, judge: { client: 'none', timeoutMs: 2 ** 31 - 1 } });
+    expect(longest.ok && [longest.config.tests.timeoutMs, longest.config.judge.timeoutMs]).toEqual([2 ** 31 - 1, 2 ** 31 - 1]);
+  });
+
   it('reports every problem, one a line', () => {
     expect(message({ tests: { command: 1, args: 'x' }, acceptance: [''] }).split('\n')).toHaveLength(3);
   });

@@ -87,7 +87,7 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       });
     }
     try {
-      const decision = await decideLocked(host, input, config, projectDir, statePath, answer, { env, now, options });
+      const decision = await decideLocked(host, input, config, projectDir, statePath, answer, { env, now, options, lock });
       await pruneHookSessionStates(stateDir, now()).catch(() => undefined);
       return answer.finish(decision.decision, decision.additionalContext);
     } finally {
@@ -107,13 +107,20 @@ async function decideLocked(
   projectDir: string,
   statePath: string,
   answer: HookAnswer,
-  context: { env: NodeJS.ProcessEnv; now: () => Date; options: RunStopHookOptions },
+  context: { env: NodeJS.ProcessEnv; now: () => Date; options: RunStopHookOptions; lock: FileLock },
 ): Promise<{ decision: StopHookDecision; additionalContext?: string }> {
-  const { env, now, options } = context;
+  const { env, now, options, lock } = context;
   const read = await readHookSessionState(statePath, now());
   if (read.warning !== undefined) answer.warn(read.warning);
   const state = read.state;
   const save = async (kind: StopOutcomeKind, decision: StopHookDecision, attempt?: ReturnType<typeof beginStopAttempt>, evidence?: TestEvidence) => {
+    if (!(await lock.isHeld())) {
+      answer.warn(
+        `stopwise: another stop hook of this session took over the lock on ${statePath} while this one ran (this one looked stalled); ` +
+          "this one's update of the session state was not saved, so as not to overwrite the other's.",
+      );
+      return;
+    }
     const message = decision === undefined ? undefined : 'reason' in decision ? decision.reason : decision.systemMessage;
     await writeHookSessionState(statePath, recordStopOutcome(state, attempt, { kind, ...(message === undefined ? {} : { message }) }, evidence, now()));
   };

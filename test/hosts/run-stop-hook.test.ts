@@ -1,5 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
@@ -85,6 +85,22 @@ describe('runStopHook', () => {
       testRunner: scriptedRunner([{ outcome: 'ran', evidence: { passed: true, failed: [], ran: 2 } }]),
     });
     expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+
+  it('does not save its state when another invocation took its lock over while it ran', async () => {
+    const dir = project({});
+    const stateDir = join(dir, '.stopwise/state');
+    const takeover: HookTestRunner = {
+      async run() {
+        const [lock] = readdirSync(stateDir).filter((name) => name.endsWith('.json.lock'));
+        writeFileSync(join(stateDir, lock as string), JSON.stringify({ pid: process.pid, host: hostname(), token: 'another-invocation' }));
+        return { outcome: 'ran', evidence: { passed: false, failed: ['a > b'], ran: 1 } };
+      },
+    };
+    const run = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: takeover });
+    expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'block' });
+    expect(run.stderr).toMatch(/took over the lock on .* was not saved/);
+    expect(readdirSync(stateDir).filter((name) => name.startsWith('session-') && name.endsWith('.json'))).toEqual([]);
   });
 
   it('turns an unexpected failure into an allowed stop with a message, never a crash', async () => {

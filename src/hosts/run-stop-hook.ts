@@ -228,7 +228,7 @@ class HookAnswer {
     const context = additionalContext === undefined ? {} : { additionalContext };
     const output =
       this.host === 'claude-code'
-        ? encodeClaudeCodeOutput(decision, { ...context, ...(this.input.hook_event_name === undefined ? {} : { eventName: this.input.hook_event_name }) })
+        ? encodeClaudeCodeOutput(decision, context)
         : this.host === 'codex'
           ? encodeCodexOutput(decision, context)
           : encodeCursorOutput(decision, context);

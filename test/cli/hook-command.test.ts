@@ -129,10 +129,10 @@ describe('stopwise hook claude-code: whole sessions', () => {
     const model = await decisionModel(() => systemOneAnswer({ acceptanceCovered: 0.55, noOpenQuestions: 0.92 }));
     const dir = project({ task: 'Reject expired tokens', acceptance: ['expired tokens get a 401', 'the error names the token'], judge: model.judge }, GREEN);
     const first = answer('claude-code', await hook('claude-code', dir, stopInput(dir), model.env));
-    expect(first).toMatchObject({ decision: 'block', hookSpecificOutput: { hookEventName: 'Stop' } });
+    expect(Object.keys(first ?? {})).toEqual(['decision', 'reason']);
     expect(first?.reason).toContain('acceptanceCovered = 0.55, noOpenQuestions = 0.92 (below 0.7: acceptanceCovered)');
-    expect((first?.hookSpecificOutput as { additionalContext: string }).additionalContext).toBe(
-      'Task: Reject expired tokens\nAcceptance criteria:\n- expired tokens get a 401\n- the error names the token',
+    expect(first?.reason).toMatch(
+      /then stop\.\n\nTask: Reject expired tokens\nAcceptance criteria:\n- expired tokens get a 401\n- the error names the token$/,
     );
     const second = await hook('claude-code', dir, stopInput(dir, { stop_hook_active: true }), model.env);
     expect(answer('claude-code', second)).toBeUndefined();

@@ -149,6 +149,16 @@ describe('stopwise hook claude-code: whole sessions', () => {
     expect(run.stderr).toContain(HUMAN_REVIEW_NOTE);
   });
 
+  it('asks the model on the first red stop, and never on the red re-entry that hands off', async () => {
+    const model = await decisionModel(() => systemOneAnswer({ acceptanceCovered: 0.3, noOpenQuestions: 0.9 }));
+    const dir = project({ task: 'Reject expired tokens', judge: model.judge }, RED);
+    expect(answer('claude-code', await hook('claude-code', dir, stopInput(dir), model.env))?.decision).toBe('block');
+    expect(model.server.requests).toHaveLength(1);
+    const reentry = answer('claude-code', await hook('claude-code', dir, stopInput(dir, { stop_hook_active: true }), model.env));
+    expect(reentry?.systemMessage).toMatch(/^stopwise: the tests still fail/);
+    expect(model.server.requests).toHaveLength(1);
+  });
+
   it('blocks once when no tests ran, then hands off', async () => {
     const dir = project({}, NONE);
     const first = answer('claude-code', await hook('claude-code', dir, stopInput(dir)));

@@ -6,6 +6,7 @@ import { detectTestCommand, type DetectedTestCommand } from '../hosts/detect-tes
 import type { HookHost } from '../hosts/hook-host.js';
 import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../hosts/install-stop-hook.js';
 import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, parseStopwiseConfig } from '../hosts/stopwise-config.js';
+import { readJsonFile } from '../input/read-json-file.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
 
@@ -48,9 +49,9 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
 
   const report: string[] = [];
   const configPath = join(io.cwd, CONFIG_FILE_NAME);
-  const existingConfig = await readJson(configPath);
-  if (existingConfig.kind === 'unreadable') {
-    io.stderr(`stopwise init: ${existingConfig.message}\n`);
+  const existingConfig = await readJsonFile(configPath);
+  if (existingConfig.kind === 'invalid') {
+    io.stderr(`stopwise init: ${configPath}: ${existingConfig.message}\n`);
     return 1;
   }
   let testTimeoutMs = DEFAULT_TEST_TIMEOUT_MS;
@@ -75,9 +76,9 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
 
   const settingsFile = HOOK_SETTINGS_PATHS[host];
   const settingsPath = join(io.cwd, settingsFile);
-  const settings = await readJson(settingsPath);
-  if (settings.kind === 'unreadable') {
-    io.stderr(`stopwise init: ${settings.message}; not touching it\n`);
+  const settings = await readJsonFile(settingsPath);
+  if (settings.kind === 'invalid') {
+    io.stderr(`stopwise init: ${settingsPath}: ${settings.message}; not touching it\n`);
     return 1;
   }
   const timeoutSeconds = Math.ceil((testTimeoutMs + 2 * judgeTimeoutMs) / 1000) + 30;
@@ -110,7 +111,7 @@ function starterConfig(detected: DetectedTestCommand): Record<string, unknown> {
 }
 
 async function detectFromProject(cwd: string): Promise<DetectedTestCommand | undefined> {
-  const pkg = await readJson(join(cwd, 'package.json'));
+  const pkg = await readJsonFile(join(cwd, 'package.json'));
   return pkg.kind === 'found' ? detectTestCommand(pkg.value) : undefined;
 }
 
@@ -151,22 +152,5 @@ function hostNote(host: HookHost): string {
       return 'Codex runs hooks only with `[features] codex_hooks = true` in ~/.codex/config.toml, and asks you to trust them once.\n';
     case 'cursor':
       return 'Cursor loads .cursor/hooks.json when the project opens.\n';
-  }
-}
-
-type JsonFile = { kind: 'missing' } | { kind: 'found'; value: unknown } | { kind: 'unreadable'; message: string };
-
-async function readJson(path: string): Promise<JsonFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    return { kind: 'unreadable', message: `${path}: cannot be read (${(error as Error).message})` };
-  }
-  try {
-    return { kind: 'found', value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
-  } catch (error) {
-    return { kind: 'unreadable', message: `${path}: not valid JSON (${(error as Error).message})` };
   }
 }

@@ -1,11 +1,12 @@
 import { join, resolve } from 'node:path';
-import { decideFromEvidence } from '../core/decide-completion-action.js';
+import { parseJsonText } from '../input/read-json-file.js';
 import { noTestsRan, testsFailed, type TestEvidence } from '../core/test-evidence.js';
-import { decideStopHook, isStopHookBlock, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
+import { decideStopHook, isStopHookBlock, stopLimitHandoff, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
 import { encodeClaudeCodeOutput } from './encode-claude-code-output.js';
 import { encodeCodexOutput } from './encode-codex-output.js';
 import { encodeCursorOutput } from './encode-cursor-output.js';
 import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js';
+import type { DecisionModelConfig } from '../judge/create-configured-client.js';
 import type { EvaluationClient } from '../judge/evaluation-client.js';
 import { isStopEventName, type HookHost } from './hook-host.js';
 import { beginStopAttempt, isReentry, recordStopOutcome, type StopOutcomeKind } from './hook-session-state.js';
@@ -50,15 +51,11 @@ export interface RunStopHookOptions {
 export async function runStopHook(host: HookHost, stdin: string, options: RunStopHookOptions = {}): Promise<StopHookRun> {
   const env = options.env ?? process.env;
   const now = options.now ?? (() => new Date());
-  let value: unknown;
-  try {
-    value = JSON.parse(stdin.charCodeAt(0) === 0xfeff ? stdin.slice(1) : stdin);
-  } catch (error) {
-    return inputError(host, `stdin is not valid JSON (${(error as Error).message})`);
-  }
+  const parsed = parseJsonText(stdin);
+  if (!parsed.ok) return inputError(host, `stdin is ${parsed.message}`);
   let input: StopHookInput;
   try {
-    input = parseStopHookInput(value);
+    input = parseStopHookInput(parsed.value);
   } catch (error) {
     return inputError(host, (error as Error).message);
   }
@@ -146,14 +143,16 @@ async function decideLocked(
       : run.evidence;
 
   const attempt = beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds);
-  const capped = decideFromEvidence(tests, attempt.loop, config.policy);
-  const needsModel = capped === undefined && !reEntered && (options.client !== undefined || config.judge.client !== 'none') && !noTestsRan(tests);
-  let checked: StopHookCheck;
-  if (needsModel) {
-    const client = options.client ?? (await configuredClient(config, env));
-    checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests);
+  let decision: StopHookDecision = stopLimitHandoff(tests, attempt.loop, config.policy);
+  if (decision === undefined) {
+    const model = decisionModel(config, env, options.client);
+    let checked: StopHookCheck;
+    if (model !== undefined && !reEntered && !noTestsRan(tests)) {
+      const client = await model();
+      checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests);
+    }
+    decision = decideStopHook(input, checked, tests, { reEntered, policy: config.policy });
   }
-  const decision = decideStopHook(input, checked, tests, { reEntered, loop: attempt.loop, policy: config.policy });
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
   await save(kind, decision, attempt, tests);
   const criteriaBlock = kind === 'block' && !testsFailed(tests) && !noTestsRan(tests);
@@ -164,14 +163,28 @@ async function decideLocked(
 /** Retries per request: a stop hook has its host's timeout to keep, so one retry, not the clients' default two. */
 const HOOK_MAX_RETRIES = 1;
 
-/** The client `judge` configures, or the error that says why there is none (never thrown: for the hook, that model is down). */
-async function configuredClient(config: StopwiseConfig, env: NodeJS.ProcessEnv): Promise<EvaluationClient | Error> {
-  const { judge } = config;
-  if (judge.client === 'none') return new Error('no decision model is configured (judge.client is "none")');
+/**
+ * The decision model the hook may ask, made only when it is asked: the given
+ * client, or the one `judge` configures (an error that says why there is none
+ * is never thrown: for the hook, that model is down). `undefined` with
+ * `judge.client: 'none'` and no client given.
+ */
+function decisionModel(
+  config: StopwiseConfig,
+  env: NodeJS.ProcessEnv,
+  given: EvaluationClient | undefined,
+): (() => Promise<EvaluationClient | Error>) | undefined {
+  if (given !== undefined) return async () => given;
+  const { client, ...settings } = config.judge;
+  if (client === 'none') return undefined;
+  return () => configuredClient({ ...settings, client }, env);
+}
+
+async function configuredClient(judge: DecisionModelConfig, env: NodeJS.ProcessEnv): Promise<EvaluationClient | Error> {
   const { createConfiguredClient } = await import('../judge/create-configured-client.js');
   try {
     return await createConfiguredClient(
-      { ...judge, client: judge.client },
+      judge,
       {
         env,
         settingNames: { baseURL: 'judge.baseURL', model: 'judge.model', apiKeyEnv: 'judge.apiKeyEnv' },

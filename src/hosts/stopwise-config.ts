@@ -92,14 +92,6 @@ const schema = z.strictObject({
   stateDir: z.optional(nonEmpty()),
 });
 
-const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  '': ['task', 'acceptance', 'tests', 'judge', 'policy', 'maxConsecutiveBlocks', 'stateDir'],
-  tests: ['command', 'args', 'report', 'timeoutMs'],
-  'tests.report': ['format', 'path'],
-  judge: ['client', 'baseURL', 'model', 'apiKeyEnv', 'timeoutMs'],
-  policy: ['doneThreshold', 'midBandLow', 'maxSteps', 'stallRounds'],
-};
-
 /**
  * Validates the parsed contents of `stopwise.config.json` and fills in the
  * defaults. Never throws: a problem comes back as a message that names the
@@ -222,7 +214,7 @@ function formatIssue(issue: Issue): string {
       }
       return `${where}must be ${issue.format === 'url' ? 'an http(s) URL' : `a valid ${issue.format ?? 'value'}`}${got}`;
     case 'unrecognized_keys': {
-      const known = KNOWN_KEYS[path];
+      const known = knownKeys(issue.path);
       const keys = (issue.keys ?? []).map((key) => `"${key}"`).join(', ');
       const hint = known === undefined ? '' : `; expected ${known.join(', ')}`;
       return `${path === '' ? '' : `${path}: `}unknown key${(issue.keys?.length ?? 0) === 1 ? '' : 's'} ${keys}${hint}`;
@@ -230,6 +222,24 @@ function formatIssue(issue: Issue): string {
     default:
       return `${where}${issue.message}`;
   }
+}
+
+/** The keys the schema knows at `path` (an object's own keys, `$schema` left out), or `undefined` when it is not an object. */
+function knownKeys(path: readonly PropertyKey[]): string[] | undefined {
+  let node: SchemaNode | undefined = schema as unknown as SchemaNode;
+  for (const key of path) {
+    node = node === undefined ? undefined : unwrapOptional(node)._zod.def.shape?.[String(key)];
+  }
+  const shape = node === undefined ? undefined : unwrapOptional(node)._zod.def.shape;
+  return shape === undefined ? undefined : Object.keys(shape).filter((key) => !key.startsWith('$'));
+}
+
+interface SchemaNode {
+  readonly _zod: { readonly def: { readonly type: string; readonly shape?: Readonly<Record<string, SchemaNode>>; readonly innerType?: SchemaNode } };
+}
+
+function unwrapOptional(node: SchemaNode): SchemaNode {
+  return node._zod.def.type === 'optional' && node._zod.def.innerType !== undefined ? unwrapOptional(node._zod.def.innerType) : node;
 }
 
 function expectedText(expected: string | undefined, path: string): string {

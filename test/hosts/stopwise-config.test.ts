@@ -79,6 +79,10 @@ describe('parseStopwiseConfig', () => {
       'unknown key "maxConsecutiveBlock"; expected task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir',
     );
     expect(message({ tests: { command: 'x', cmd: 'y' } })).toBe('tests: unknown key "cmd"; expected command, args, report, timeoutMs');
+    expect(message({ tests: { command: 'x', report: { format: 'tap', file: 'r.tap' } } })).toBe('tests.report: unknown key "file"; expected format, path');
+    expect(message({ tests: { command: 'x' }, judge: { client: 'none', url: 'u', key2: 1 } })).toBe(
+      'judge: unknown keys "url", "key2"; expected client, baseURL, model, apiKeyEnv, timeoutMs',
+    );
   });
 
   it('refuses an API key in the file and says where it belongs', () => {

@@ -16,6 +16,9 @@ exit codes: 0 answered (including every hand-off and every allowed stop);
 1 stdin unreadable, or a usage error such as a wrong host name (both
 non-blocking: the stop goes ahead). Never 2, which the hosts read as a block.`;
 
+/** How long the process may linger after it answered before it exits anyway. */
+const EXIT_GRACE_MS = 1_000;
+
 /** The largest stdin the hook reads; a bigger input is refused as unreadable. */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
@@ -42,8 +45,10 @@ export async function hookCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stderr(`stopwise hook ${host}: stdin is larger than ${MAX_STDIN_BYTES} bytes; the stop goes ahead unchecked.\n`);
     return 1;
   }
-  const run = await runStopHook(host, stdin, { cwd: io.cwd });
+  const run = await runStopHook(host, stdin, { cwd: io.cwd, startedAt: performance.timeOrigin });
   if (run.stdout !== '') io.stdout(run.stdout);
   if (run.stderr !== '') io.stderr(run.stderr);
+  // Once answered, the process ends even if work cut short by the deadline is still pending (a request, a child process).
+  setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   return run.exitCode;
 }

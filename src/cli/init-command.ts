@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { detectTestCommand, type DetectedTestCommand } from '../hosts/detect-test-command.js';
+import { hostTimeoutSeconds } from '../hosts/hook-deadline.js';
 import type { HookHost } from '../hosts/hook-host.js';
 import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../hosts/install-stop-hook.js';
 import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, parseStopwiseConfig } from '../hosts/stopwise-config.js';
@@ -54,13 +55,11 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stderr(`stopwise init: ${configPath}: ${existingConfig.message}\n`);
     return 1;
   }
-  let testTimeoutMs = DEFAULT_TEST_TIMEOUT_MS;
-  let judgeTimeoutMs = DEFAULT_JUDGE_TIMEOUT_MS;
+  let timeouts = { tests: { timeoutMs: DEFAULT_TEST_TIMEOUT_MS }, judge: { timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS } };
   if (existingConfig.kind === 'found') {
     const valid = parseStopwiseConfig(existingConfig.value);
     if (valid.ok) {
-      testTimeoutMs = valid.config.tests.timeoutMs;
-      judgeTimeoutMs = valid.config.judge.timeoutMs;
+      timeouts = valid.config;
     }
     report.push(`${CONFIG_FILE_NAME}: already there, left as it is${valid.ok ? '' : ` (it is not valid: ${valid.message.split('\n').join('; ')})`}`);
   } else {
@@ -81,7 +80,7 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stderr(`stopwise init: ${settingsPath}: ${settings.message}; not touching it\n`);
     return 1;
   }
-  const timeoutSeconds = Math.ceil((testTimeoutMs + 2 * judgeTimeoutMs) / 1000) + 30;
+  const timeoutSeconds = hostTimeoutSeconds(timeouts);
   const merged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds);
   if (!merged.ok) {
     io.stderr(`stopwise init: ${merged.message}; not touching it\n`);

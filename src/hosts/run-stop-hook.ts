@@ -9,12 +9,13 @@ import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js
 import type { DecisionModelConfig } from '../judge/create-configured-client.js';
 import type { EvaluationClient } from '../judge/evaluation-client.js';
 import { isStopEventName, type HookHost } from './hook-host.js';
-import { beginStopAttempt, isReentry, recordStopOutcome, type StopOutcomeKind } from './hook-session-state.js';
+import { beginStopAttempt, isReentry, recordStopOutcome, type HookSessionState, type StopAttempt, type StopOutcomeKind } from './hook-session-state.js';
 import { ensureStateDir, pruneHookSessionStates, readHookSessionState, sessionStateFileName, writeHookSessionState } from './hook-session-store.js';
 import type { HookTestRunner } from './hook-test-runner.js';
 import { loadStopwiseConfig } from './load-stopwise-config.js';
 import { hostSignalsReentry, parseStopHookInput, stopHookSessionId, stopHookWorkingDirectory, type StopHookInput } from './stop-hook-input.js';
-import type { StopwiseConfig } from './stopwise-config.js';
+import { DEFAULT_JUDGE_TIMEOUT_MS, MAX_TIMEOUT_MS, type StopwiseConfig } from './stopwise-config.js';
+import { HOOK_DEADLINE_SLACK_MS, MAX_LOCK_WAIT_MS, stopHookDeadlineMs } from './hook-deadline.js';
 
 /** What the hook process prints and how it exits. */
 export interface StopHookRun {
@@ -37,6 +38,12 @@ export interface RunStopHookOptions {
    * given here is asked whatever `judge.client` says.
    */
   readonly client?: EvaluationClient;
+  /**
+   * When the hook started, in milliseconds since the epoch: its deadline
+   * (`stopHookDeadlineMs`) counts from here. The command passes its process
+   * start; default: when `runStopHook` is called.
+   */
+  readonly startedAt?: number;
 }
 
 /**
@@ -71,12 +78,13 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       return answer.finish({ systemMessage: `stopwise: ${what}; the stop was allowed unchecked. ${fix}` });
     }
     const { config, projectDir } = loaded;
+    const deadline = startDeadline(options.startedAt ?? Date.now(), stopHookDeadlineMs(config));
     const stateDir = resolve(projectDir, config.stateDir);
     await ensureStateDir(stateDir);
     const statePath = join(stateDir, sessionStateFileName(host, stopHookSessionId(input) ?? '', input.agent_id));
     let lock: FileLock;
     try {
-      lock = await acquireFileLock(statePath, { timeoutMs: config.tests.timeoutMs + 2 * config.judge.timeoutMs + 10_000 });
+      lock = await acquireFileLock(statePath, { timeoutMs: Math.min(MAX_LOCK_WAIT_MS, deadline.stepMs()) });
     } catch (error) {
       if (!(error instanceof LockTimeoutError)) throw error;
       return answer.finish({
@@ -84,9 +92,19 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       });
     }
     try {
-      const decision = await decideLocked(host, input, config, projectDir, statePath, answer, { env, now, options, lock });
+      const read = await readHookSessionState(statePath, now());
+      if (read.warning !== undefined) answer.warn(read.warning);
+      const session: SessionContext = { host, input, config, projectDir, answer, env, now, options, deadline, phase: 'reading the session state' };
+      session.save = saveOutcome(session, statePath, read.state, lock);
+      const outcome = await untilDeadline(decideLocked(session, read.state), deadline.workSignal());
+      if (outcome === 'deadline') {
+        const decision = { systemMessage: deadlineMessage(deadline, session.phase) };
+        session.abandoned = true;
+        await session.save?.('handoff', decision, { evenIfAbandoned: true }).catch(() => undefined);
+        return answer.finish(decision);
+      }
       await pruneHookSessionStates(stateDir, now()).catch(() => undefined);
-      return answer.finish(decision.decision, decision.additionalContext);
+      return answer.finish(outcome.decision, outcome.additionalContext);
     } finally {
       await lock.release();
     }
@@ -97,43 +115,73 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
   }
 }
 
-async function decideLocked(
-  host: HookHost,
-  input: StopHookInput,
-  config: StopwiseConfig,
-  projectDir: string,
-  statePath: string,
-  answer: HookAnswer,
-  context: { env: NodeJS.ProcessEnv; now: () => Date; options: RunStopHookOptions; lock: FileLock },
-): Promise<{ decision: StopHookDecision; additionalContext?: string }> {
-  const { env, now, options, lock } = context;
-  const read = await readHookSessionState(statePath, now());
-  if (read.warning !== undefined) answer.warn(read.warning);
-  const state = read.state;
-  const save = async (kind: StopOutcomeKind, decision: StopHookDecision, attempt?: ReturnType<typeof beginStopAttempt>, evidence?: TestEvidence) => {
+type SaveOutcome = (
+  kind: StopOutcomeKind,
+  decision: StopHookDecision,
+  options?: { attempt?: StopAttempt; evidence?: TestEvidence; evenIfAbandoned?: boolean },
+) => Promise<void>;
+
+/** One invocation's parts, and how far it got (for the message when its deadline runs out). */
+interface SessionContext {
+  readonly host: HookHost;
+  readonly input: StopHookInput;
+  readonly config: StopwiseConfig;
+  readonly projectDir: string;
+  readonly answer: HookAnswer;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now: () => Date;
+  readonly options: RunStopHookOptions;
+  readonly deadline: Deadline;
+  phase: string;
+  /** Set once the deadline answered for it: the work still running must not save its own outcome. */
+  abandoned?: boolean;
+  save?: SaveOutcome;
+}
+
+/** Saves the outcome of this attempt, unless the lock was taken over meanwhile or the deadline already answered. */
+function saveOutcome(session: SessionContext, statePath: string, state: HookSessionState, lock: FileLock): SaveOutcome {
+  return async (kind, decision, options = {}) => {
+    if (session.abandoned === true && options.evenIfAbandoned !== true) return;
     if (!(await lock.isHeld())) {
-      answer.warn(
+      session.answer.warn(
         `stopwise: another stop hook of this session took over the lock on ${statePath} while this one ran (this one looked stalled); ` +
           "this one's update of the session state was not saved, so as not to overwrite the other's.",
       );
       return;
     }
     const message = decision === undefined ? undefined : 'reason' in decision ? decision.reason : decision.systemMessage;
-    await writeHookSessionState(statePath, recordStopOutcome(state, attempt, { kind, ...(message === undefined ? {} : { message }) }, evidence, now()));
+    const outcome = { kind, ...(message === undefined ? {} : { message }) };
+    await writeHookSessionState(statePath, recordStopOutcome(state, options.attempt, outcome, options.evidence, session.now()));
   };
+}
+
+async function decideLocked(session: SessionContext, state: HookSessionState): Promise<{ decision: StopHookDecision; additionalContext?: string }> {
+  const { host, input, config, projectDir, env, options, deadline } = session;
+  const save = session.save as SaveOutcome;
 
   if (host === 'cursor' && input.status !== undefined && input.status !== 'completed') {
+    session.phase = 'saving the session state';
     await save('allow', undefined);
     return { decision: undefined };
   }
 
   const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
   const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
-  const run = await runner.run(config.tests, { cwd: projectDir, env, ...(state.lastEvidence === undefined ? {} : { previous: state.lastEvidence }) });
+  session.phase = 'running the tests';
+  const testTimeoutMs = Math.min(config.tests.timeoutMs, deadline.stepMs());
+  if (testTimeoutMs <= 0) throw new DeadlineReached();
+  const run = await runner.run(
+    { ...config.tests, timeoutMs: testTimeoutMs },
+    { cwd: projectDir, env, ...(state.lastEvidence === undefined ? {} : { previous: state.lastEvidence }) },
+  );
   if (run.outcome === 'timeout') {
-    const decision = {
-      systemMessage: `stopwise: the test command did not finish within ${Math.round(run.timeoutMs / 1000)} s and was stopped; the stop was allowed without test evidence. A person should look.`,
-    };
+    const seconds = Math.round(run.timeoutMs / 1000);
+    const why =
+      run.timeoutMs < config.tests.timeoutMs
+        ? `was stopped after ${seconds} s, when the hook's deadline (${describeDeadline(deadline)}) was about to run out`
+        : `did not finish within ${seconds} s (tests.timeoutMs) and was stopped`;
+    const decision = { systemMessage: `stopwise: the test command ${why}; the stop was allowed without test evidence. A person should look.` };
+    session.phase = 'saving the session state';
     await save('handoff', decision);
     return { decision };
   }
@@ -148,16 +196,65 @@ async function decideLocked(
     const model = decisionModel(config, env, options.client);
     let checked: StopHookCheck;
     if (model !== undefined && !reEntered && !noTestsRan(tests)) {
+      session.phase = 'asking the decision model';
       const client = await model();
-      checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests);
+      checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests, deadline);
     }
     decision = decideStopHook(input, checked, tests, { reEntered, policy: config.policy });
   }
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
-  await save(kind, decision, attempt, tests);
+  session.phase = 'saving the session state';
+  await save(kind, decision, { attempt, evidence: tests });
   const criteriaBlock = kind === 'block' && !testsFailed(tests) && !noTestsRan(tests);
   const additionalContext = criteriaBlock ? describeTask(config) : undefined;
   return { decision, ...(additionalContext === undefined ? {} : { additionalContext }) };
+}
+
+/** Time kept after each step for what follows it: saving the state, answering. */
+const RESERVE_MS = 1_000;
+
+/** The hook's deadline: the steps (tests, model, lock wait) end two reserves before it, the whole work one reserve before it. */
+interface Deadline {
+  readonly totalMs: number;
+  /** Time left for a step (the tests, the decision model, the lock wait). */
+  stepMs(): number;
+  /** A signal that aborts when the work as a whole must give up. */
+  workSignal(): AbortSignal;
+}
+
+function startDeadline(startedAt: number, totalMs: number): Deadline {
+  const at = startedAt + totalMs;
+  const left = (reserve: number) => Math.min(MAX_TIMEOUT_MS, Math.max(0, Math.floor(at - reserve - Date.now())));
+  return { totalMs, stepMs: () => left(2 * RESERVE_MS), workSignal: () => AbortSignal.timeout(left(RESERVE_MS)) };
+}
+
+/** Thrown when there is no time left to start a step. */
+class DeadlineReached extends Error {}
+
+/** The work's result, or `'deadline'` once `signal` aborts (or the work found no time left); the work is then left to end on its own. */
+async function untilDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T | 'deadline'> {
+  let onAbort: (() => void) | undefined;
+  const timeout = new Promise<'deadline'>((resolve) => {
+    onAbort = () => resolve('deadline');
+    if (signal.aborted) resolve('deadline');
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } catch (error) {
+    if (error instanceof DeadlineReached) return 'deadline';
+    throw error;
+  } finally {
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function describeDeadline(deadline: Deadline): string {
+  return `${Math.round(deadline.totalMs / 1000)} s from its start: tests.timeoutMs + 2 × judge.timeoutMs + ${HOOK_DEADLINE_SLACK_MS / 1000} s`;
+}
+
+function deadlineMessage(deadline: Deadline, phase: string): string {
+  return `stopwise: the hook ran out of time while ${phase} (its deadline is ${describeDeadline(deadline)}); the stop was allowed unchecked. A person should look.`;
 }
 
 /** Retries per request: a stop hook has its host's timeout to keep, so one retry, not the clients' default two. */
@@ -188,7 +285,8 @@ async function configuredClient(judge: DecisionModelConfig, env: NodeJS.ProcessE
       {
         env,
         settingNames: { baseURL: 'judge.baseURL', model: 'judge.model', apiKeyEnv: 'judge.apiKeyEnv' },
-        http: { maxRetries: HOOK_MAX_RETRIES },
+        // a server asking to wait longer than one request may take is not waited for: the hook has a deadline to keep
+        http: { maxRetries: HOOK_MAX_RETRIES, retryTiming: { maxRetryAfterMs: judge.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS } },
       },
     );
   } catch (error) {
@@ -197,17 +295,23 @@ async function configuredClient(judge: DecisionModelConfig, env: NodeJS.ProcessE
 }
 
 /** The completion check of the turn: the judgement, or the error that kept the model from answering (never thrown). */
-async function askDecisionModel(client: EvaluationClient, config: StopwiseConfig, input: StopHookInput, tests: TestEvidence): Promise<StopHookCheck> {
+async function askDecisionModel(
+  client: EvaluationClient,
+  config: StopwiseConfig,
+  input: StopHookInput,
+  tests: TestEvidence,
+  deadline: Deadline,
+): Promise<StopHookCheck> {
   const { checkCompletion } = await import('../judge/check-completion.js');
+  const signal = AbortSignal.timeout(deadline.stepMs());
   try {
-    return await checkCompletion(client, {
-      task: config.task,
-      output: input.last_assistant_message ?? '',
-      acceptance: config.acceptance,
-      tests,
-      policy: config.policy,
-    });
+    return await checkCompletion(
+      client,
+      { task: config.task, output: input.last_assistant_message ?? '', acceptance: config.acceptance, tests, policy: config.policy },
+      { signal },
+    );
   } catch (error) {
+    if (signal.aborted) return new Error(`no answer before the hook's deadline (${describeDeadline(deadline)})`);
     return error instanceof Error ? error : new Error(String(error));
   }
 }

@@ -377,6 +377,16 @@ describe('stopwise hook: hostile and broken input', () => {
     expect(green?.systemMessage).toMatch(/could not be asked \(System One answered 500/);
   });
 
+  it('does not wait for a retry-after longer than one decision-model request may take', async () => {
+    const model = await decisionModel(() => ({ status: 429, json: { error: 'slow down' }, headers: { 'retry-after': '20' } }));
+    const dir = project({ task: 'Reject expired tokens', judge: { ...model.judge, timeoutMs: 1_000 } }, GREEN);
+    const started = Date.now();
+    const output = answer('claude-code', await hook('claude-code', dir, stopInput(dir), model.env));
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(output?.systemMessage).toMatch(/could not be asked \(System One answered 429 .*the server asked to wait 20 s, longer than allowed/);
+    expect(model.server.requests).toHaveLength(1);
+  });
+
   it('lets green tests stop with a message when the API key variable is not set', async () => {
     const dir = project({ task: 't', judge: { client: 'system-one', baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKeyEnv: 'STOPWISE_UNSET_KEY' } }, GREEN);
     const output = answer('claude-code', await hook('claude-code', dir, stopInput(dir)));
@@ -388,7 +398,7 @@ describe('stopwise hook: hostile and broken input', () => {
     const started = Date.now();
     const run = await hook('claude-code', dir, stopInput(dir));
     expect(Date.now() - started).toBeLessThan(30_000);
-    expect(answer('claude-code', run)?.systemMessage).toMatch(/test command did not finish within 1 s and was stopped.*A person should look/);
+    expect(answer('claude-code', run)?.systemMessage).toMatch(/test command did not finish within 1 s \(tests.timeoutMs\) and was stopped.*A person should look/);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(isRunning(Number(readFileSync(join(dir, 'sleeper.pid'), 'utf8')))).toBe(false);
     expect(onlyState(dir)).toMatchObject({ consecutiveBlocks: 0, totals: { handoffs: 1 } });

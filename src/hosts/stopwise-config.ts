@@ -1,20 +1,25 @@
 import * as z from 'zod/mini';
 import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import { describeValue } from '../core/test-evidence.js';
+import type { TestReportOptions } from '../evidence/run-tests.js';
 
 /** The name of the configuration file the hook looks for. */
 export const CONFIG_FILE_NAME = 'stopwise.config.json';
 
-/** The report formats a test command can write. */
-export type TestReportFormat = 'junit' | 'tap' | 'vitest-json' | 'jest-json';
+/**
+ * Where the hook reads the test result: a report format the test command
+ * writes, or `'exit-code'`, no report at all (weaker evidence: exit 0 is one
+ * passing check, anything else one failing check named after the command).
+ */
+export type TestReportFormat = TestReportOptions['format'];
 
 /** How the hook runs the project's tests. */
 export interface TestCommandConfig {
   /** The program (with `args`, run without a shell) or a whole command line (without `args`, run in a shell). */
   readonly command: string;
   readonly args?: readonly string[];
-  /** Where the result is read: a report file (`path`) or stdout; without it, TAP on stdout and the exit code. */
-  readonly report?: { readonly format: TestReportFormat; readonly path?: string };
+  /** Where the result is read: a report file (`path`) or stdout, or the exit code alone; without it, TAP on stdout and the exit code. */
+  readonly report?: TestReportOptions;
   readonly timeoutMs: number;
 }
 
@@ -65,7 +70,7 @@ const schema = z.strictObject({
     args: z.optional(z.array(z.string())),
     report: z.optional(
       z.strictObject({
-        format: z.enum(['junit', 'tap', 'vitest-json', 'jest-json']),
+        format: z.enum(['junit', 'tap', 'vitest-json', 'jest-json', 'exit-code']),
         path: z.optional(nonEmpty()),
       }),
     ),
@@ -133,6 +138,9 @@ export function parseStopwiseConfig(
   if (judge.client !== 'none' && task === '') {
     problems.push(`task: required when judge.client is "${judge.client}" (the decision model judges the output against it)`);
   }
+  if (data.tests.report?.format === 'exit-code' && data.tests.report.path !== undefined) {
+    problems.push('tests.report.path: not used with format "exit-code" (no report is read: the exit code alone decides)');
+  }
   if (judge.client === 'openai-compatible') {
     if (judge.baseURL === undefined) problems.push('judge.baseURL: required when judge.client is "openai-compatible"');
     if (judge.model === undefined) problems.push('judge.model: required when judge.client is "openai-compatible"');
@@ -148,9 +156,7 @@ export function parseStopwiseConfig(
       tests: {
         command: tests.command,
         ...(tests.args === undefined ? {} : { args: tests.args }),
-        ...(tests.report === undefined
-          ? {}
-          : { report: { format: tests.report.format, ...(tests.report.path === undefined ? {} : { path: tests.report.path }) } }),
+        ...(tests.report === undefined ? {} : { report: reportOptions(tests.report.format, tests.report.path) }),
         timeoutMs: tests.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
       },
       judge: {
@@ -165,6 +171,11 @@ export function parseStopwiseConfig(
       stateDir: data.stateDir ?? DEFAULT_STATE_DIR,
     },
   };
+}
+
+function reportOptions(format: TestReportFormat, path: string | undefined): TestReportOptions {
+  if (format === 'exit-code') return { format };
+  return path === undefined ? { format } : { format, path };
 }
 
 function findSecretKeys(record: Record<string, unknown>): string[] {

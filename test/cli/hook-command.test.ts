@@ -159,6 +159,19 @@ describe('stopwise hook claude-code: whole sessions', () => {
     expect(model.server.requests).toHaveLength(1);
   });
 
+  it('reads the exit code alone when the configuration says so: green allows, red blocks naming the command', async () => {
+    const dir = project({ tests: { command: 'sh run-tests.sh', report: { format: 'exit-code' } } }, 'echo all good');
+    const green = await hook('claude-code', dir, stopInput(dir));
+    expect(answer('claude-code', green)).toBeUndefined();
+    expect(green.stderr).toBe('');
+    setTests(dir, "echo 'expected 3 to equal 4' >&2; exit 1");
+    const red = answer('claude-code', await hook('claude-code', dir, stopInput(dir, { session_id: 'red' })));
+    expect(red).toEqual({
+      decision: 'block',
+      reason: '1 test failed: check:sh run-tests.sh. Fix it and run the tests again before you stop.\n- check:sh run-tests.sh: exit code 1: expected 3 to equal 4',
+    });
+  });
+
   it('blocks once when no tests ran, then hands off', async () => {
     const dir = project({}, NONE);
     const first = answer('claude-code', await hook('claude-code', dir, stopInput(dir)));

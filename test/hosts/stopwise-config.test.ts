@@ -52,7 +52,7 @@ describe('parseStopwiseConfig', () => {
     expect(message({ tests: { command: '' } })).toBe('tests.command: must not be empty');
     expect(message({ tests: { command: 'x', timeoutMs: 0 } })).toBe('tests.timeoutMs: must be above 0, got 0');
     expect(message({ tests: { command: 'x', report: { format: 'xml' } } })).toBe(
-      'tests.report.format: must be one of "junit", "tap", "vitest-json", "jest-json", got "xml"',
+      'tests.report.format: must be one of "junit", "tap", "vitest-json", "jest-json", "exit-code", got "xml"',
     );
     expect(message({ tests: { command: 'x' }, maxConsecutiveBlocks: 1.5 })).toMatch(/^maxConsecutiveBlocks: expected a number, got 1.5/);
     expect(message({ tests: { command: 'x' }, judge: { client: 'gpt' } })).toMatch(/^judge.client: must be one of "none", "system-one", "openai-compatible"/);
@@ -68,6 +68,14 @@ describe('parseStopwiseConfig', () => {
     expect(message({ tests: { command: 'x' }, judge: { client: 'none', timeoutMs: 2 ** 31 } })).toMatch(/^judge.timeoutMs: must be at most 2147483647 /);
     const longest = parseStopwiseConfig({ tests: { command: 'x', timeoutMs: 2 ** 31 - 1 }, judge: { client: 'none', timeoutMs: 2 ** 31 - 1 } });
     expect(longest.ok && [longest.config.tests.timeoutMs, longest.config.judge.timeoutMs]).toEqual([2 ** 31 - 1, 2 ** 31 - 1]);
+  });
+
+  it('reads the exit-code evidence mode, which takes no report path', () => {
+    const parsed = parseStopwiseConfig({ tests: { command: 'make test', report: { format: 'exit-code' } } });
+    expect(parsed.ok && parsed.config.tests).toEqual({ command: 'make test', report: { format: 'exit-code' }, timeoutMs: 240_000 });
+    expect(message({ tests: { command: 'make test', report: { format: 'exit-code', path: 'r.xml' } } })).toBe(
+      'tests.report.path: not used with format "exit-code" (no report is read: the exit code alone decides)',
+    );
   });
 
   it('reports every problem, one a line', () => {

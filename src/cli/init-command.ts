@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { detectTestCommand, type DetectedTestCommand } from '../hosts/detect-test-command.js';
+import { detectTestCommand, proposeTestCommand, type DetectedTestCommand } from '../hosts/detect-test-command.js';
 import { hostTimeoutSeconds } from '../hosts/hook-deadline.js';
 import type { HookHost } from '../hosts/hook-host.js';
 import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../hosts/install-stop-hook.js';
@@ -22,7 +22,10 @@ Sets up the stopwise stop hook in the current project:
 Running it again changes nothing.
 
 options:
-  --test-command COMMAND  the command that runs the tests (run in a shell)
+  --test-command COMMAND  the command that runs the tests (run in a shell); for
+                          node --test, mocha, pytest, vitest and jest a report
+                          option is added, any other command is judged by its
+                          exit code alone (with a warning)
   -h, --help              show this help
 
 exit codes: 0 done; 1 a file could not be read or has a shape the host does not read; 2 usage error`;
@@ -63,14 +66,17 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     }
     report.push(`${CONFIG_FILE_NAME}: already there, left as it is${valid.ok ? '' : ` (it is not valid: ${valid.message.split('\n').join('; ')})`}`);
   } else {
-    const detected = given === undefined ? await detectFromProject(io.cwd) : { tests: { command: given.trim() }, source: '--test-command' };
+    const detected = given === undefined ? await detectFromProject(io.cwd) : proposeTestCommand(given, '--test-command');
     const tests = detected ?? (await askForTestCommand(io));
     if (tests === undefined) {
       io.stderr(`stopwise init: no test command found in package.json; pass one with --test-command "npm test"\n`);
       return 2;
     }
     await writeFile(configPath, `${JSON.stringify(starterConfig(tests), null, 2)}\n`);
-    report.push(`${CONFIG_FILE_NAME}: written, tests run with \`${[tests.tests.command, ...(tests.tests.args ?? [])].join(' ')}\` (${tests.source})`);
+    report.push(
+      `${CONFIG_FILE_NAME}: written, tests run with \`${[tests.tests.command, ...(tests.tests.args ?? [])].join(' ')}\` (${tests.source}); ${describeEvidence(tests)}`,
+    );
+    if (tests.warning !== undefined) io.stderr(`stopwise init: WARNING: ${tests.warning}\n`);
   }
 
   const settingsFile = HOOK_SETTINGS_PATHS[host];
@@ -99,6 +105,13 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   return 0;
 }
 
+function describeEvidence(detected: DetectedTestCommand): string {
+  const report = detected.tests.report;
+  if (report === undefined) return 'evidence: TAP on stdout and the exit code';
+  if (report.format === 'exit-code') return 'evidence: the exit code alone (see the warning)';
+  return `evidence: the ${report.format} report ${report.path === undefined ? 'on stdout' : `in ${report.path}`}`;
+}
+
 function starterConfig(detected: DetectedTestCommand): Record<string, unknown> {
   return {
     task: '',
@@ -119,7 +132,7 @@ async function askForTestCommand(io: CliIo): Promise<DetectedTestCommand | undef
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = (await prompt.question('No test command found in package.json. Which command runs the tests? ')).trim();
-    return answer === '' ? undefined : { tests: { command: answer }, source: 'as answered' };
+    return answer === '' ? undefined : proposeTestCommand(answer, 'as answered');
   } finally {
     prompt.close();
     io.stdout('');

@@ -95,7 +95,12 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   if (merged.changed) {
     await mkdir(dirname(settingsPath), { recursive: true });
     await writeFile(settingsPath, `${JSON.stringify(merged.value, null, 2)}\n`);
-    report.push(`${settingsFile}: stop hook added (\`stopwise hook ${host}\`, timeout ${timeoutSeconds} s)`);
+    report.push(`${settingsFile}: stop hook added (\`stopwise hook ${host}\` on the project's own install, else npx; timeout ${timeoutSeconds} s)`);
+    if (!(await isLocalDependency(io.cwd))) {
+      report.push(
+        'stopwise is not a dependency in package.json: the hook will start through `npx stopwise` at every turn, several times slower than on a local install; `npm install -D stopwise` fixes that.',
+      );
+    }
   } else {
     report.push(`${settingsFile}: the stopwise stop hook is already there, left as it is`);
   }
@@ -120,6 +125,16 @@ function starterConfig(detected: DetectedTestCommand): Record<string, unknown> {
     judge: { client: 'none' },
     maxConsecutiveBlocks: 1,
   };
+}
+
+async function isLocalDependency(cwd: string): Promise<boolean> {
+  const pkg = await readJsonFile(join(cwd, 'package.json'));
+  if (pkg.kind !== 'found' || typeof pkg.value !== 'object' || pkg.value === null) return false;
+  const record = pkg.value as Record<string, unknown>;
+  return ['dependencies', 'devDependencies'].some((field) => {
+    const deps = record[field];
+    return typeof deps === 'object' && deps !== null && Object.hasOwn(deps, 'stopwise');
+  });
 }
 
 async function detectFromProject(cwd: string): Promise<DetectedTestCommand | undefined> {

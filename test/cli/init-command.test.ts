@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { stopHookCommand } from '../../src/hosts/install-stop-hook.js';
 import { parseStopwiseConfig } from '../../src/hosts/stopwise-config.js';
 import { runCli } from './run-cli.js';
 
@@ -47,22 +48,24 @@ describe('stopwise init', () => {
     });
     expect(parseStopwiseConfig(config).ok).toBe(true);
     expect(json(dir, '.claude/settings.json')).toEqual({
-      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npx', args: ['stopwise', 'hook', 'claude-code'], timeout: 330 }] }] },
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }] },
     });
     expect(read(dir, '.gitignore')).toBe('.stopwise/\n');
+    expect(run.stdout).toMatch(/stopwise is not a dependency in package.json: the hook will start through `npx stopwise`/);
   });
 
   it('detects vitest from package.json', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'vitest' }, devDependencies: { vitest: '^4.1.0' } }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'vitest' }, devDependencies: { vitest: '^4.1.0', stopwise: '^0.1.0' } }));
     const run = await init(dir, 'codex');
     expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/not a dependency/);
     expect(json(dir, 'stopwise.config.json').tests).toEqual({
       command: 'npx',
       args: ['vitest', 'run', '--reporter=json', '--outputFile=.stopwise/test-report.json'],
       report: { format: 'vitest-json', path: '.stopwise/test-report.json' },
     });
-    expect(json(dir, '.codex/hooks.json')).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npx stopwise hook codex', timeout: 330 }] }] } });
+    expect(json(dir, '.codex/hooks.json')).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('codex'), timeout: 330 }] }] } });
     expect(run.stdout).toMatch(/codex_hooks = true/);
   });
 
@@ -89,7 +92,7 @@ describe('stopwise init', () => {
     expect(merged.hooks.PostToolUse).toEqual(settings.hooks.PostToolUse);
     expect(merged.hooks.Stop).toEqual([
       settings.hooks.Stop[0],
-      { hooks: [{ type: 'command', command: 'npx', args: ['stopwise', 'hook', 'claude-code'], timeout: 150 }] },
+      { hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 150 }] },
     ]);
     expect(read(dir, '.gitignore')).toBe('node_modules\ndist\n.stopwise/\n');
   });
@@ -114,7 +117,7 @@ describe('stopwise init', () => {
     expect((await init(dir, 'cursor', '--test-command', 'pytest -q')).code).toBe(0);
     expect(json(dir, '.cursor/hooks.json')).toEqual({
       version: 1,
-      hooks: { afterFileEdit: [{ command: './format.sh' }], stop: [{ command: 'npx stopwise hook cursor', timeout: 330, loop_limit: 5 }] },
+      hooks: { afterFileEdit: [{ command: './format.sh' }], stop: [{ command: stopHookCommand('cursor'), timeout: 330, loop_limit: 5 }] },
     });
     expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'pytest -q --junitxml=.stopwise/junit.xml', report: { format: 'junit', path: '.stopwise/junit.xml' } });
   });

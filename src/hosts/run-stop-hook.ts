@@ -94,13 +94,14 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
     try {
       const read = await readHookSessionState(statePath, now());
       if (read.warning !== undefined) answer.warn(read.warning);
-      const session: SessionContext = { host, input, config, projectDir, answer, env, now, options, deadline, phase: 'reading the session state' };
-      session.save = saveOutcome(session, statePath, read.state, lock);
+      const progress: Progress = { phase: 'reading the session state', abandoned: false };
+      const save = saveOutcome({ statePath, state: read.state, lock, answer, now, progress });
+      const session: SessionContext = { host, input, config, projectDir, env, options, deadline, progress, save };
       const outcome = await untilDeadline(decideLocked(session, read.state), deadline.workSignal());
       if (outcome === 'deadline') {
-        const decision = { systemMessage: deadlineMessage(deadline, session.phase) };
-        session.abandoned = true;
-        await session.save?.('handoff', decision, { evenIfAbandoned: true }).catch(() => undefined);
+        const decision = { systemMessage: deadlineMessage(deadline, progress.phase) };
+        progress.abandoned = true;
+        await save('handoff', decision, { evenIfAbandoned: true }).catch(() => undefined);
         return answer.finish(decision);
       }
       await pruneHookSessionStates(stateDir, now()).catch(() => undefined);
@@ -121,29 +122,40 @@ type SaveOutcome = (
   options?: { attempt?: StopAttempt; evidence?: TestEvidence; evenIfAbandoned?: boolean },
 ) => Promise<void>;
 
-/** One invocation's parts, and how far it got (for the message when its deadline runs out). */
+/** How far an invocation got (for the message when its deadline runs out), and whether the deadline already answered for it. */
+interface Progress {
+  phase: string;
+  /** Once true, the work still running must not save its own outcome. */
+  abandoned: boolean;
+}
+
+/** One invocation's parts. */
 interface SessionContext {
   readonly host: HookHost;
   readonly input: StopHookInput;
   readonly config: StopwiseConfig;
   readonly projectDir: string;
-  readonly answer: HookAnswer;
   readonly env: NodeJS.ProcessEnv;
-  readonly now: () => Date;
   readonly options: RunStopHookOptions;
   readonly deadline: Deadline;
-  phase: string;
-  /** Set once the deadline answered for it: the work still running must not save its own outcome. */
-  abandoned?: boolean;
-  save?: SaveOutcome;
+  readonly progress: Progress;
+  readonly save: SaveOutcome;
 }
 
 /** Saves the outcome of this attempt, unless the lock was taken over meanwhile or the deadline already answered. */
-function saveOutcome(session: SessionContext, statePath: string, state: HookSessionState, lock: FileLock): SaveOutcome {
+function saveOutcome(parts: {
+  statePath: string;
+  state: HookSessionState;
+  lock: FileLock;
+  answer: HookAnswer;
+  now: () => Date;
+  progress: Progress;
+}): SaveOutcome {
+  const { statePath, state, lock, answer, now, progress } = parts;
   return async (kind, decision, options = {}) => {
-    if (session.abandoned === true && options.evenIfAbandoned !== true) return;
+    if (progress.abandoned && options.evenIfAbandoned !== true) return;
     if (!(await lock.isHeld())) {
-      session.answer.warn(
+      answer.warn(
         `stopwise: another stop hook of this session took over the lock on ${statePath} while this one ran (this one looked stalled); ` +
           "this one's update of the session state was not saved, so as not to overwrite the other's.",
       );
@@ -151,23 +163,22 @@ function saveOutcome(session: SessionContext, statePath: string, state: HookSess
     }
     const message = decision === undefined ? undefined : 'reason' in decision ? decision.reason : decision.systemMessage;
     const outcome = { kind, ...(message === undefined ? {} : { message }) };
-    await writeHookSessionState(statePath, recordStopOutcome(state, options.attempt, outcome, options.evidence, session.now()));
+    await writeHookSessionState(statePath, recordStopOutcome(state, options.attempt, outcome, options.evidence, now()));
   };
 }
 
 async function decideLocked(session: SessionContext, state: HookSessionState): Promise<{ decision: StopHookDecision; additionalContext?: string }> {
-  const { host, input, config, projectDir, env, options, deadline } = session;
-  const save = session.save as SaveOutcome;
+  const { host, input, config, projectDir, env, options, deadline, progress, save } = session;
 
   if (host === 'cursor' && input.status !== undefined && input.status !== 'completed') {
-    session.phase = 'saving the session state';
+    progress.phase = 'saving the session state';
     await save('allow', undefined);
     return { decision: undefined };
   }
 
   const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
   const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
-  session.phase = 'running the tests';
+  progress.phase = 'running the tests';
   const testTimeoutMs = Math.min(config.tests.timeoutMs, deadline.stepMs());
   if (testTimeoutMs <= 0) throw new DeadlineReached();
   const run = await runner.run(
@@ -181,7 +192,7 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
         ? `was stopped after ${seconds} s, when the hook's deadline (${describeDeadline(deadline)}) was about to run out`
         : `did not finish within ${seconds} s (tests.timeoutMs) and was stopped`;
     const decision = { systemMessage: `stopwise: the test command ${why}; the stop was allowed without test evidence. A person should look.` };
-    session.phase = 'saving the session state';
+    progress.phase = 'saving the session state';
     await save('handoff', decision);
     return { decision };
   }
@@ -196,14 +207,14 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
     const model = decisionModel(config, env, options.client);
     let checked: StopHookCheck;
     if (model !== undefined && !reEntered && !noTestsRan(tests)) {
-      session.phase = 'asking the decision model';
+      progress.phase = 'asking the decision model';
       const client = await model();
       checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests, deadline);
     }
     decision = decideStopHook(input, checked, tests, { reEntered, policy: config.policy });
   }
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
-  session.phase = 'saving the session state';
+  progress.phase = 'saving the session state';
   await save(kind, decision, { attempt, evidence: tests });
   const criteriaBlock = kind === 'block' && !testsFailed(tests) && !noTestsRan(tests);
   const additionalContext = criteriaBlock ? describeTask(config) : undefined;

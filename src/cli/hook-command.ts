@@ -1,7 +1,8 @@
 import { runStopHook } from '../hosts/run-stop-hook.js';
-import type { CliIo } from './cli-io.js';
-import { readStdin } from './read-stdin.js';
+import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
+import { parseCommandLine } from './parse-command-line.js';
+import { readStdin } from './read-stdin.js';
 
 const HELP = `usage: stopwise hook <claude-code|codex|cursor>
 
@@ -12,26 +13,42 @@ person, or let the agent stop). Configuration: stopwise.config.json, found
 from the hook's working folder upward (see \`stopwise init\`).
 
 exit codes: 0 answered (including every hand-off and every allowed stop);
-1 stdin unreadable (a non-blocking error: the stop goes ahead); 2 usage error`;
+1 stdin unreadable, or a usage error such as a wrong host name (both
+non-blocking: the stop goes ahead). Never 2, which the hosts read as a block.`;
+
+/** How long the process may linger after it answered before it exits anyway. */
+const EXIT_GRACE_MS = 1_000;
 
 /** The largest stdin the hook reads; a bigger input is refused as unreadable. */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
 /** `stopwise hook <host>`: the stop hook for Claude Code, Codex or Cursor. */
 export async function hookCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout(`${HELP}\n`);
-    return 0;
+  let host;
+  try {
+    const parsed = parseCommandLine(argv, { help: { type: 'boolean', short: 'h', default: false } }, HELP);
+    if (parsed.values.help) {
+      io.stdout(`${HELP}\n`);
+      return 0;
+    }
+    host = hostArgument(parsed.positionals, HELP);
+  } catch (error) {
+    // Claude Code and Codex read exit 2 as "block, stderr is the reason": a typo in the hook settings must not
+    // block every stop, so a usage error here is a non-blocking error.
+    if (!(error instanceof CliUsageError)) throw error;
+    io.stderr(`stopwise hook: ${error.message}\nThe stop goes ahead unchecked; fix the hook command in the host's settings.\n`);
+    return 1;
   }
-  const host = hostArgument(argv, HELP);
 
   const stdin = await readStdin(MAX_STDIN_BYTES);
   if (stdin === undefined) {
     io.stderr(`stopwise hook ${host}: stdin is larger than ${MAX_STDIN_BYTES} bytes; the stop goes ahead unchecked.\n`);
     return 1;
   }
-  const run = await runStopHook(host, stdin, { cwd: io.cwd });
+  const run = await runStopHook(host, stdin, { cwd: io.cwd, startedAt: performance.timeOrigin });
   if (run.stdout !== '') io.stdout(run.stdout);
   if (run.stderr !== '') io.stderr(run.stderr);
+  // Once answered, the process ends even if work cut short by the deadline is still pending (a request, a child process).
+  setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   return run.exitCode;
 }

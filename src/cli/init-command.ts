@@ -2,10 +2,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { detectTestCommand, type DetectedTestCommand } from '../hosts/detect-test-command.js';
+import { detectTestCommand, proposeTestCommand, type DetectedTestCommand } from '../hosts/detect-test-command.js';
+import { hostTimeoutSeconds } from '../hosts/hook-deadline.js';
 import type { HookHost } from '../hosts/hook-host.js';
 import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../hosts/install-stop-hook.js';
 import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, parseStopwiseConfig } from '../hosts/stopwise-config.js';
+import { readJsonFile } from '../input/read-json-file.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
 
@@ -20,7 +22,10 @@ Sets up the stopwise stop hook in the current project:
 Running it again changes nothing.
 
 options:
-  --test-command COMMAND  the command that runs the tests (run in a shell)
+  --test-command COMMAND  the command that runs the tests (run in a shell); for
+                          node --test, mocha, pytest, vitest and jest a report
+                          option is added, any other command is judged by its
+                          exit code alone (with a warning)
   -h, --help              show this help
 
 exit codes: 0 done; 1 a file could not be read or has a shape the host does not read; 2 usage error`;
@@ -48,39 +53,40 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
 
   const report: string[] = [];
   const configPath = join(io.cwd, CONFIG_FILE_NAME);
-  const existingConfig = await readJson(configPath);
-  if (existingConfig.kind === 'unreadable') {
-    io.stderr(`stopwise init: ${existingConfig.message}\n`);
+  const existingConfig = await readJsonFile(configPath);
+  if (existingConfig.kind === 'invalid') {
+    io.stderr(`stopwise init: ${configPath}: ${existingConfig.message}\n`);
     return 1;
   }
-  let testTimeoutMs = DEFAULT_TEST_TIMEOUT_MS;
-  let judgeTimeoutMs = DEFAULT_JUDGE_TIMEOUT_MS;
+  let timeouts = { tests: { timeoutMs: DEFAULT_TEST_TIMEOUT_MS }, judge: { timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS } };
   if (existingConfig.kind === 'found') {
     const valid = parseStopwiseConfig(existingConfig.value);
     if (valid.ok) {
-      testTimeoutMs = valid.config.tests.timeoutMs;
-      judgeTimeoutMs = valid.config.judge.timeoutMs;
+      timeouts = valid.config;
     }
     report.push(`${CONFIG_FILE_NAME}: already there, left as it is${valid.ok ? '' : ` (it is not valid: ${valid.message.split('\n').join('; ')})`}`);
   } else {
-    const detected = given === undefined ? await detectFromProject(io.cwd) : { tests: { command: given.trim() }, source: '--test-command' };
+    const detected = given === undefined ? await detectFromProject(io.cwd) : proposeTestCommand(given, '--test-command');
     const tests = detected ?? (await askForTestCommand(io));
     if (tests === undefined) {
       io.stderr(`stopwise init: no test command found in package.json; pass one with --test-command "npm test"\n`);
       return 2;
     }
     await writeFile(configPath, `${JSON.stringify(starterConfig(tests), null, 2)}\n`);
-    report.push(`${CONFIG_FILE_NAME}: written, tests run with \`${[tests.tests.command, ...(tests.tests.args ?? [])].join(' ')}\` (${tests.source})`);
+    report.push(
+      `${CONFIG_FILE_NAME}: written, tests run with \`${[tests.tests.command, ...(tests.tests.args ?? [])].join(' ')}\` (${tests.source}); ${describeEvidence(tests)}`,
+    );
+    if (tests.warning !== undefined) io.stderr(`stopwise init: WARNING: ${tests.warning}\n`);
   }
 
   const settingsFile = HOOK_SETTINGS_PATHS[host];
   const settingsPath = join(io.cwd, settingsFile);
-  const settings = await readJson(settingsPath);
-  if (settings.kind === 'unreadable') {
-    io.stderr(`stopwise init: ${settings.message}; not touching it\n`);
+  const settings = await readJsonFile(settingsPath);
+  if (settings.kind === 'invalid') {
+    io.stderr(`stopwise init: ${settingsPath}: ${settings.message}; not touching it\n`);
     return 1;
   }
-  const timeoutSeconds = Math.ceil((testTimeoutMs + 2 * judgeTimeoutMs) / 1000) + 30;
+  const timeoutSeconds = hostTimeoutSeconds(timeouts);
   const merged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds);
   if (!merged.ok) {
     io.stderr(`stopwise init: ${merged.message}; not touching it\n`);
@@ -89,7 +95,12 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   if (merged.changed) {
     await mkdir(dirname(settingsPath), { recursive: true });
     await writeFile(settingsPath, `${JSON.stringify(merged.value, null, 2)}\n`);
-    report.push(`${settingsFile}: stop hook added (\`stopwise hook ${host}\`, timeout ${timeoutSeconds} s)`);
+    report.push(`${settingsFile}: stop hook added (\`stopwise hook ${host}\` on the project's own install, else npx; timeout ${timeoutSeconds} s)`);
+    if (!(await isLocalDependency(io.cwd))) {
+      report.push(
+        'stopwise is not a dependency in package.json: the hook will start through `npx stopwise` at every turn, several times slower than on a local install; `npm install -D stopwise` fixes that.',
+      );
+    }
   } else {
     report.push(`${settingsFile}: the stopwise stop hook is already there, left as it is`);
   }
@@ -97,6 +108,13 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   report.push(await ignoreStateFolder(io.cwd));
   io.stdout(`${report.join('\n')}\n${hostNote(host)}`);
   return 0;
+}
+
+function describeEvidence(detected: DetectedTestCommand): string {
+  const report = detected.tests.report;
+  if (report === undefined) return 'evidence: TAP on stdout and the exit code';
+  if (report.format === 'exit-code') return 'evidence: the exit code alone (see the warning)';
+  return `evidence: the ${report.format} report ${report.path === undefined ? 'on stdout' : `in ${report.path}`}`;
 }
 
 function starterConfig(detected: DetectedTestCommand): Record<string, unknown> {
@@ -109,8 +127,18 @@ function starterConfig(detected: DetectedTestCommand): Record<string, unknown> {
   };
 }
 
+async function isLocalDependency(cwd: string): Promise<boolean> {
+  const pkg = await readJsonFile(join(cwd, 'package.json'));
+  if (pkg.kind !== 'found' || typeof pkg.value !== 'object' || pkg.value === null) return false;
+  const record = pkg.value as Record<string, unknown>;
+  return ['dependencies', 'devDependencies'].some((field) => {
+    const deps = record[field];
+    return typeof deps === 'object' && deps !== null && Object.hasOwn(deps, 'stopwise');
+  });
+}
+
 async function detectFromProject(cwd: string): Promise<DetectedTestCommand | undefined> {
-  const pkg = await readJson(join(cwd, 'package.json'));
+  const pkg = await readJsonFile(join(cwd, 'package.json'));
   return pkg.kind === 'found' ? detectTestCommand(pkg.value) : undefined;
 }
 
@@ -119,7 +147,7 @@ async function askForTestCommand(io: CliIo): Promise<DetectedTestCommand | undef
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = (await prompt.question('No test command found in package.json. Which command runs the tests? ')).trim();
-    return answer === '' ? undefined : { tests: { command: answer }, source: 'as answered' };
+    return answer === '' ? undefined : proposeTestCommand(answer, 'as answered');
   } finally {
     prompt.close();
     io.stdout('');
@@ -151,22 +179,5 @@ function hostNote(host: HookHost): string {
       return 'Codex runs hooks only with `[features] codex_hooks = true` in ~/.codex/config.toml, and asks you to trust them once.\n';
     case 'cursor':
       return 'Cursor loads .cursor/hooks.json when the project opens.\n';
-  }
-}
-
-type JsonFile = { kind: 'missing' } | { kind: 'found'; value: unknown } | { kind: 'unreadable'; message: string };
-
-async function readJson(path: string): Promise<JsonFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    return { kind: 'unreadable', message: `${path}: cannot be read (${(error as Error).message})` };
-  }
-  try {
-    return { kind: 'found', value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
-  } catch (error) {
-    return { kind: 'unreadable', message: `${path}: not valid JSON (${(error as Error).message})` };
   }
 }

@@ -1,5 +1,6 @@
 import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
-import { readTextFile } from './read-inputs.js';
+import { resolve } from 'node:path';
+import { readJsonFile } from '../input/read-json-file.js';
 
 /** The top-level keys of a file written by `stopwise calibrate --policy-out`. */
 const CALIBRATION_FILE_KEYS: ReadonlySet<string> = new Set(['policy', 'calibration', 'byTaskType']);
@@ -14,14 +15,10 @@ export async function loadPolicyFile(
   path: string,
   cwd: string,
 ): Promise<{ ok: true; policy: StopPolicy } | { ok: false; message: string }> {
-  const read = await readTextFile(path, cwd);
-  if (!read.ok) return { ok: false, message: `${path}: ${read.message}` };
-  let value: unknown;
-  try {
-    value = JSON.parse(read.text);
-  } catch (error) {
-    return { ok: false, message: `${path}: not valid JSON (${(error as Error).message})` };
-  }
+  const read = await readJsonFile(resolve(cwd, path));
+  if (read.kind === 'missing') return { ok: false, message: `${path}: no such file or folder` };
+  if (read.kind === 'invalid') return { ok: false, message: `${path}: ${read.message}` };
+  const value = read.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, message: `${path}: a policy file must hold a JSON object` };
   }

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { describeFsError } from '../input/describe-fs-error.js';
 
 /** A file that could not be read, with a message fit for a person. */
 export interface ReadFailure {
@@ -43,20 +44,5 @@ export async function readTextFile(path: string, cwd: string): Promise<{ ok: tru
     return { ok: true, text: await readFile(resolve(cwd, path), 'utf8') };
   } catch (error) {
     return { ok: false, message: describeFsError(error) };
-  }
-}
-
-function describeFsError(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or folder';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a folder, expected a file';
-    default:
-      return error instanceof Error ? error.message : String(error);
   }
 }

@@ -1,5 +1,5 @@
 import type { CheckResult } from './check-result.js';
-import { describeCommand, runProcess, type ProcessOptions } from './run-process.js';
+import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
 
 /** Options of {@link checkCommand}; like `runTests`, `args` runs without a shell and no `args` runs `command` in a shell. */
 export interface CheckCommandOptions extends Omit<ProcessOptions, 'outputTailBytes'> {
@@ -20,10 +20,15 @@ export async function checkCommand(options: CheckCommandOptions): Promise<CheckR
   if (typeof options.timeoutMs !== 'number' || !(options.timeoutMs > 0)) throw new TypeError('checkCommand: timeoutMs must be a positive number');
   const name = options.name ?? describeCommand(options.command, options.args);
   const { run } = await runProcess({ ...options, outputTailBytes: 2048 });
+  return commandCheckResult(name, run, options.timeoutMs);
+}
+
+/** The check a finished command gives: ok on exit code 0, otherwise how it ended and the last line of its output. */
+export function commandCheckResult(name: string, run: ProcessRun, timeoutMs: number): CheckResult {
   const last = lastLine(run.output);
   const tail = last === '' ? '' : `: ${last}`;
   if (run.spawnError !== undefined) return { name, ok: false, detail: `could not start: ${run.spawnError.message}` };
-  if (run.timedOut) return { name, ok: false, detail: `timed out after ${options.timeoutMs} ms; the process tree was killed${tail}` };
+  if (run.timedOut) return { name, ok: false, detail: `timed out after ${timeoutMs} ms; the process tree was killed${tail}` };
   if (run.exitCode === 0) return { name, ok: true, detail: 'exit code 0' };
   const how = run.exitCode === null ? `ended by ${run.signal ?? 'a signal'}` : `exit code ${run.exitCode}`;
   return { name, ok: false, detail: `${how}${tail}` };

@@ -2,7 +2,9 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { commandCheckResult } from './check-command.js';
 import { EvidenceError, isEvidenceError, type ReportFormat } from './evidence-error.js';
+import { evidenceFromChecks } from './evidence-from-checks.js';
 import { MAX_JSON_REPORT_CHARS } from './jest-shaped-report.js';
 import { readJestJson } from './read-jest-json.js';
 import { readVitestJson } from './read-vitest-json.js';
@@ -11,11 +13,16 @@ import { readWholeReport, type ReportSource } from './report-source.js';
 import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
 import { fingerprintWorkingTree } from './tree-fingerprint.js';
 
-/** Where `runTests` finds the report: `path` (relative to `cwd`) when given, stdout otherwise. */
-export interface TestReportOptions {
-  readonly format: ReportFormat;
-  readonly path?: string;
-}
+/**
+ * Where `runTests` finds the report: `path` (relative to `cwd`) when given,
+ * stdout otherwise. `format: 'exit-code'` reads no report at all: the exit
+ * code is the only evidence (weaker: no test names, and a command that runs no
+ * test passes), folded like `evidenceFromChecks` into one check named after
+ * the command.
+ */
+export type TestReportOptions =
+  | { readonly format: ReportFormat; readonly path?: string }
+  | { readonly format: 'exit-code'; readonly path?: undefined };
 
 /**
  * Options of {@link runTests}: how to start the command (the command comes
@@ -24,7 +31,7 @@ export interface TestReportOptions {
  * `timeoutMs` the run fails with reason `timeout`.
  */
 export interface RunTestsOptions extends ProcessOptions {
-  /** The report to read; without it, TAP on stdout is tried and the exit code decides. */
+  /** The report to read; without it, TAP on stdout is tried and the exit code decides; `'exit-code'` reads none. */
   readonly report?: TestReportOptions;
 }
 
@@ -48,7 +55,7 @@ export interface TestRunResult extends ReportEvidence {
   readonly treeFingerprint?: string;
 }
 
-const FORMATS: ReadonlySet<string> = new Set(['junit', 'tap', 'vitest-json', 'jest-json']);
+const FORMATS: ReadonlySet<string> = new Set(['junit', 'tap', 'vitest-json', 'jest-json', 'exit-code']);
 
 /**
  * Runs the project's test command as a child process and returns its
@@ -69,9 +76,10 @@ const FORMATS: ReadonlySet<string> = new Set(['junit', 'tap', 'vitest-json', 'je
 export async function runTests(options: RunTestsOptions): Promise<TestRunResult> {
   assertRunTestsOptions(options);
   const report = options.report;
+  const exitCodeOnly = report?.format === 'exit-code';
   const reportPath = report?.path === undefined ? undefined : isAbsolute(report.path) ? report.path : join(options.cwd, report.path);
   const before = reportPath === undefined ? undefined : await fileStamp(reportPath);
-  const fromStdout = reportPath === undefined ? (report?.format ?? 'tap') : undefined;
+  const fromStdout = reportPath !== undefined || report?.format === 'exit-code' ? undefined : (report?.format ?? 'tap');
 
   const { run, consumed } = await runProcess(
     options,
@@ -81,6 +89,8 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
   let evidence: ReportEvidence;
   if (run.spawnError !== undefined) {
     evidence = withReason(emptyEvidence(), 'spawn_failed', `the command could not start: ${run.spawnError.message}`);
+  } else if (exitCodeOnly) {
+    evidence = evidenceFromChecks([commandCheckResult(describeCommand(options.command, options.args), run, options.timeoutMs)]);
   } else if (reportPath !== undefined && report !== undefined) {
     evidence = await readReportFile(report.format, reportPath, before);
   } else if (consumed === undefined) {
@@ -212,10 +222,13 @@ function assertRunTestsOptions(options: RunTestsOptions): void {
   const report = options.report;
   if (report !== undefined) {
     if (typeof report !== 'object' || report === null || !FORMATS.has(report.format)) {
-      throw new TypeError("runTests: report.format must be 'junit', 'tap', 'vitest-json' or 'jest-json'");
+      throw new TypeError("runTests: report.format must be 'junit', 'tap', 'vitest-json', 'jest-json' or 'exit-code'");
     }
     if (report.path !== undefined && (typeof report.path !== 'string' || report.path === '')) {
       throw new TypeError('runTests: report.path must be a file path');
+    }
+    if (report.format === 'exit-code' && report.path !== undefined) {
+      throw new TypeError("runTests: report.path has no use with report.format 'exit-code' (no report is read)");
     }
   }
 }

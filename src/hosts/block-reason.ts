@@ -20,6 +20,7 @@ export interface UnmetCompletion {
 const MAX_NAMES = 10;
 const MAX_NAME_LENGTH = 200;
 const MAX_MESSAGE_LENGTH = 300;
+const STACK_FRAME = /^\s+at \S/;
 
 /**
  * The text a blocked agent reads: what is not done yet and what to do about it
@@ -76,7 +77,7 @@ function withDetails(head: string, failures: readonly TestFailure[] | undefined)
   const details = (failures ?? [])
     .filter((failure) => failure.message.trim() !== '')
     .slice(0, MAX_NAMES)
-    .map((failure) => `- ${clip(failure.name, MAX_NAME_LENGTH)}: ${clip(firstLine(failure.message), MAX_MESSAGE_LENGTH)}`);
+    .map((failure) => `- ${clip(failure.name, MAX_NAME_LENGTH)}: ${clip(oneLine(failure.message), MAX_MESSAGE_LENGTH)}`);
   return details.length === 0 ? head : `${head}\n${details.join('\n')}`;
 }
 
@@ -94,10 +95,18 @@ function formatProbability(value: number): string {
   return String(Number(value.toFixed(3)));
 }
 
-function firstLine(text: string): string {
-  const trimmed = text.trim();
-  const end = trimmed.indexOf('\n');
-  return end === -1 ? trimmed : trimmed.slice(0, end);
+/**
+ * The whole failure message on one line, without its stack frames: the
+ * assertion's values often come after the first line ("Expected values to be
+ * strictly equal:" then "3.5 !== 3").
+ */
+function oneLine(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !STACK_FRAME.test(line))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function clip(text: string, max: number): string {

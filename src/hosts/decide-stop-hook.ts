@@ -79,17 +79,8 @@ export function decideStopHook(
   const judged = checked === undefined || checked instanceof Error ? undefined : checked;
 
   if (options.loop !== undefined) {
-    const capped = decideFromEvidence(tests, options.loop, policy);
-    if (capped?.reason === 'hard_cap') {
-      return {
-        systemMessage: `stopwise: the agent reached the step cap (${capped.values.step} stop attempts in a row, cap ${capped.values.maxSteps}) without meeting the checks; it was let stop. A person should look.`,
-      };
-    }
-    if (capped?.reason === 'stalled') {
-      return {
-        systemMessage: `stopwise: the last ${capped.values.stallRounds} stop attempts were identical (same test results, same final message): the agent is not making progress; it was let stop. A person should look.`,
-      };
-    }
+    const limit = stopLimitHandoff(tests, options.loop, policy);
+    if (limit !== undefined) return limit;
   }
 
   if (testsFailed(tests)) {
@@ -142,6 +133,25 @@ export function decideStopHook(
       doneThreshold: policy.doneThreshold,
     }),
   };
+}
+
+/**
+ * Rules 1 and 2 of the action table for a stop hook: the hand-off when the
+ * attempts so far reach the step cap or stall, `undefined` when neither does.
+ */
+export function stopLimitHandoff(tests: TestEvidence, loop: AgentLoopState, policy: StopPolicy): StopHookHandoff | undefined {
+  const capped = decideFromEvidence(tests, loop, policy);
+  if (capped?.reason === 'hard_cap') {
+    return {
+      systemMessage: `stopwise: the agent reached the step cap (${capped.values.step} stop attempts in a row, cap ${capped.values.maxSteps}) without meeting the checks; it was let stop. A person should look.`,
+    };
+  }
+  if (capped?.reason === 'stalled') {
+    return {
+      systemMessage: `stopwise: the last ${capped.values.stallRounds} stop attempts were identical (same test results, same final message): the agent is not making progress; it was let stop. A person should look.`,
+    };
+  }
+  return undefined;
 }
 
 /** True for a decision that blocks the stop. */

@@ -1,5 +1,5 @@
 import type { StopHookDecision } from './decide-stop-hook.js';
-import { nonEmptyReason } from './encode-claude-code-output.js';
+import { encodeBlockReason } from './encode-block-reason.js';
 
 /**
  * A Codex `Stop` hook answer. Codex rejects any key outside `continue`,
@@ -28,11 +28,9 @@ export interface CodexOutputOptions {
 export function encodeCodexOutput(decision: StopHookDecision, options: CodexOutputOptions = {}): CodexStopOutput | undefined {
   if (decision === undefined) return undefined;
   if (!('decision' in decision)) return { systemMessage: decision.systemMessage };
-  const context = options.additionalContext?.trim();
-  const reason = context === undefined || context === '' ? decision.reason : `${decision.reason.trim()}\n\n${context}`;
   return {
     decision: 'block',
-    reason: nonEmptyReason(reason),
+    reason: encodeBlockReason(decision.reason, options.additionalContext),
     ...(decision.systemMessage === undefined ? {} : { systemMessage: decision.systemMessage }),
   };
 }

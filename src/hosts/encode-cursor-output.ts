@@ -1,5 +1,5 @@
 import type { StopHookDecision } from './decide-stop-hook.js';
-import { nonEmptyReason } from './encode-claude-code-output.js';
+import { encodeBlockReason } from './encode-block-reason.js';
 
 /** A Cursor `stop` hook answer: `followup_message` is sent to the agent as the next user message. */
 export interface CursorStopOutput {
@@ -21,7 +21,5 @@ export interface CursorOutputOptions {
  */
 export function encodeCursorOutput(decision: StopHookDecision, options: CursorOutputOptions = {}): CursorStopOutput {
   if (decision === undefined || !('decision' in decision)) return {};
-  const context = options.additionalContext?.trim();
-  const message = context === undefined || context === '' ? decision.reason : `${decision.reason.trim()}\n\n${context}`;
-  return { followup_message: nonEmptyReason(message) };
+  return { followup_message: encodeBlockReason(decision.reason, options.additionalContext) };
 }

@@ -5,8 +5,10 @@ import { hostname } from 'node:os';
 /** A held lock; `release` gives it up (only if it is still ours). */
 export interface FileLock {
   readonly path: string;
-  /** True when another process took the lock over while it was held. */
+  /** True once this holder has seen that another process took the lock over. */
   readonly compromised: boolean;
+  /** Reads the lock file: true while it is still this holder's (after a takeover, `compromised` turns true). */
+  isHeld(): Promise<boolean>;
   release(): Promise<void>;
 }
 
@@ -77,10 +79,20 @@ async function tryCreate(lockPath: string, owner: LockOwner): Promise<boolean> {
 
 function holdLock(lockPath: string, owner: LockOwner, staleMs: number): FileLock {
   let compromised = false;
+  const isHeld = async (): Promise<boolean> => {
+    if (compromised) return false;
+    const current = await readOwner(lockPath);
+    if (current?.token !== owner.token) compromised = true;
+    return !compromised;
+  };
+  // Refreshes only a lock that is still ours: refreshing a new holder's lock would hide that ours was taken over.
   const timer = setInterval(() => {
-    const now = new Date();
-    utimes(lockPath, now, now).catch(() => {
-      compromised = true;
+    void isHeld().then((held) => {
+      if (!held) return;
+      const now = new Date();
+      utimes(lockPath, now, now).catch(() => {
+        compromised = true;
+      });
     });
   }, Math.max(50, Math.floor(staleMs / 3)));
   timer.unref();
@@ -89,14 +101,10 @@ function holdLock(lockPath: string, owner: LockOwner, staleMs: number): FileLock
     get compromised() {
       return compromised;
     },
+    isHeld,
     async release() {
       clearInterval(timer);
-      const current = await readOwner(lockPath);
-      if (current?.token === owner.token) {
-        await unlink(lockPath).catch(() => undefined);
-      } else {
-        compromised = true;
-      }
+      if (await isHeld()) await unlink(lockPath).catch(() => undefined);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseJsonText } from '../input/read-json-file.js';
 import type { HookHost } from './hook-host.js';
 import { initialHookSessionState, parseHookSessionState, type HookSessionState } from './hook-session-state.js';
 
@@ -31,13 +32,8 @@ export async function readHookSessionState(path: string, now: Date): Promise<{ s
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: initialHookSessionState(now) };
     throw error;
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
-  const state = parseHookSessionState(value);
+  const parsed = parseJsonText(text);
+  const state = parsed.ok ? parseHookSessionState(parsed.value) : undefined;
   if (state !== undefined) return { state };
   return {
     state: initialHookSessionState(now),

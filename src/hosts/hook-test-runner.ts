@@ -10,7 +10,7 @@ export type HookTestResult =
       /** Why the run failed outside any test (a crash, a missing command), when it did. */
       readonly reason?: string;
     }
-  | { readonly outcome: 'timeout'; readonly timeoutMs: number; readonly evidence?: TestEvidence };
+  | { readonly outcome: 'timeout'; readonly timeoutMs: number };
 
 /** Runs the configured test command for the hook, or reuses a fresh pass. */
 export interface HookTestRunner {

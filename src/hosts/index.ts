@@ -29,6 +29,7 @@ export {
   DEFAULT_TEST_TIMEOUT_MS,
   DEFAULT_JUDGE_TIMEOUT_MS,
   DEFAULT_STATE_DIR,
+  MAX_TIMEOUT_MS,
 } from './stopwise-config.js';
 export type { StopwiseConfig, TestCommandConfig, TestReportFormat, JudgeConfig } from './stopwise-config.js';
 export { loadStopwiseConfig } from './load-stopwise-config.js';
@@ -42,5 +43,8 @@ export {
 } from './hook-session-state.js';
 export type { HookSessionState, StopAttempt, StopOutcomeKind } from './hook-session-state.js';
 export { runStopHook } from './run-stop-hook.js';
+export { stopHookDeadlineMs, hostTimeoutSeconds } from './hook-deadline.js';
+export type { HookTimeouts } from './hook-deadline.js';
+export { stopHookCommand } from './install-stop-hook.js';
 export type { StopHookRun, RunStopHookOptions } from './run-stop-hook.js';
 export type { HookTestRunner, HookTestResult } from './hook-test-runner.js';

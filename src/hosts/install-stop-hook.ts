@@ -8,17 +8,30 @@ export const HOOK_SETTINGS_PATHS: Readonly<Record<HookHost, string>> = Object.fr
   cursor: '.cursor/hooks.json',
 });
 
+/** Where a project's own install of stopwise keeps its command, relative to the project. */
+export const LOCAL_STOPWISE_BIN = 'node_modules/stopwise/dist/bin/stopwise.js';
+
+/**
+ * The command line that runs the stop hook for a host: Node on the project's
+ * own install of stopwise when there is one (no npx, whose start-up costs
+ * several times Node's), else `npx stopwise hook <host>` (a fresh checkout,
+ * or stopwise not a dependency). Claude Code runs it with `sh -c` and sets
+ * `$CLAUDE_PROJECT_DIR`; Codex runs it with the user's login shell and Cursor
+ * in the workspace root, so for them it goes through `sh -c` and is found from
+ * the working folder. On Windows, where there is no `sh`, it is the npx form.
+ */
+export function stopHookCommand(host: HookHost, platform: NodeJS.Platform = process.platform): string {
+  const fallback = `npx stopwise hook ${host}`;
+  if (platform === 'win32') return fallback;
+  const bin = host === 'claude-code' ? `$CLAUDE_PROJECT_DIR/${LOCAL_STOPWISE_BIN}` : LOCAL_STOPWISE_BIN;
+  const script = `f="${bin}"; if [ -f "$f" ]; then exec node "$f" hook ${host}; else exec ${fallback}; fi`;
+  return host === 'claude-code' ? script : `sh -c '${script}'`;
+}
+
 /** The stop hook entry `stopwise init` adds for a host. */
-export function stopHookEntry(host: HookHost, timeoutSeconds: number): Record<string, unknown> {
-  switch (host) {
-    case 'claude-code':
-      // exec form: spawned directly, no shell
-      return { type: 'command', command: 'npx', args: ['stopwise', 'hook', 'claude-code'], timeout: timeoutSeconds };
-    case 'codex':
-      return { type: 'command', command: 'npx stopwise hook codex', timeout: timeoutSeconds };
-    case 'cursor':
-      return { command: 'npx stopwise hook cursor', timeout: timeoutSeconds, loop_limit: 5 };
-  }
+export function stopHookEntry(host: HookHost, timeoutSeconds: number, platform: NodeJS.Platform = process.platform): Record<string, unknown> {
+  const command = stopHookCommand(host, platform);
+  return host === 'cursor' ? { command, timeout: timeoutSeconds, loop_limit: 5 } : { type: 'command', command, timeout: timeoutSeconds };
 }
 
 /**

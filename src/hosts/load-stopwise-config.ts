@@ -1,5 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { readJsonFile } from '../input/read-json-file.js';
 import { CONFIG_FILE_NAME, parseStopwiseConfig, type StopwiseConfig } from './stopwise-config.js';
 
 /** A configuration file found and validated, or why there is none. */
@@ -21,22 +22,11 @@ export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<
     const where = startDirs.length === 0 ? 'the current folder' : startDirs.join(' or ');
     return { ok: false, kind: 'missing', message: `no ${CONFIG_FILE_NAME} in ${where} or any parent folder` };
   }
-  let text: string;
-  try {
-    const info = await stat(path);
-    if (info.size > MAX_CONFIG_BYTES) {
-      return { ok: false, kind: 'invalid', path, message: `${path}: larger than ${MAX_CONFIG_BYTES} bytes` };
-    }
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    return { ok: false, kind: 'invalid', path, message: `${path}: cannot be read (${(error as Error).message})` };
+  const read = await readJsonFile(path, { maxBytes: MAX_CONFIG_BYTES });
+  if (read.kind !== 'found') {
+    return { ok: false, kind: 'invalid', path, message: `${path}: ${read.kind === 'missing' ? 'removed while it was being read' : read.message}` };
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(stripBom(text));
-  } catch (error) {
-    return { ok: false, kind: 'invalid', path, message: `${path}: not valid JSON (${(error as Error).message})` };
-  }
+  const value = read.value;
   const parsed = parseStopwiseConfig(value);
   if (!parsed.ok) {
     return { ok: false, kind: 'invalid', path, message: `${path}: ${parsed.message.split('\n').join(`\n${path}: `)}` };
@@ -63,8 +53,4 @@ async function findConfigFile(startDirs: readonly string[]): Promise<string | un
     }
   }
   return undefined;
-}
-
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

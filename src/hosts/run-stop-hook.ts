@@ -1,19 +1,21 @@
 import { join, resolve } from 'node:path';
-import { decideFromEvidence } from '../core/decide-completion-action.js';
+import { parseJsonText } from '../input/read-json-file.js';
 import { noTestsRan, testsFailed, type TestEvidence } from '../core/test-evidence.js';
-import { decideStopHook, isStopHookBlock, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
+import { decideStopHook, isStopHookBlock, stopLimitHandoff, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
 import { encodeClaudeCodeOutput } from './encode-claude-code-output.js';
 import { encodeCodexOutput } from './encode-codex-output.js';
 import { encodeCursorOutput } from './encode-cursor-output.js';
 import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js';
+import type { DecisionModelConfig } from '../judge/create-configured-client.js';
 import type { EvaluationClient } from '../judge/evaluation-client.js';
 import { isStopEventName, type HookHost } from './hook-host.js';
-import { beginStopAttempt, isReentry, recordStopOutcome, type StopOutcomeKind } from './hook-session-state.js';
+import { beginStopAttempt, isReentry, recordStopOutcome, type HookSessionState, type StopAttempt, type StopOutcomeKind } from './hook-session-state.js';
 import { ensureStateDir, pruneHookSessionStates, readHookSessionState, sessionStateFileName, writeHookSessionState } from './hook-session-store.js';
 import type { HookTestRunner } from './hook-test-runner.js';
 import { loadStopwiseConfig } from './load-stopwise-config.js';
 import { hostSignalsReentry, parseStopHookInput, stopHookSessionId, stopHookWorkingDirectory, type StopHookInput } from './stop-hook-input.js';
-import type { StopwiseConfig } from './stopwise-config.js';
+import { DEFAULT_JUDGE_TIMEOUT_MS, MAX_TIMEOUT_MS, type StopwiseConfig } from './stopwise-config.js';
+import { HOOK_DEADLINE_SLACK_MS, MAX_LOCK_WAIT_MS, stopHookDeadlineMs } from './hook-deadline.js';
 
 /** What the hook process prints and how it exits. */
 export interface StopHookRun {
@@ -36,6 +38,12 @@ export interface RunStopHookOptions {
    * given here is asked whatever `judge.client` says.
    */
   readonly client?: EvaluationClient;
+  /**
+   * When the hook started, in milliseconds since the epoch: its deadline
+   * (`stopHookDeadlineMs`) counts from here. The command passes its process
+   * start; default: when `runStopHook` is called.
+   */
+  readonly startedAt?: number;
 }
 
 /**
@@ -50,15 +58,11 @@ export interface RunStopHookOptions {
 export async function runStopHook(host: HookHost, stdin: string, options: RunStopHookOptions = {}): Promise<StopHookRun> {
   const env = options.env ?? process.env;
   const now = options.now ?? (() => new Date());
-  let value: unknown;
-  try {
-    value = JSON.parse(stdin.charCodeAt(0) === 0xfeff ? stdin.slice(1) : stdin);
-  } catch (error) {
-    return inputError(host, `stdin is not valid JSON (${(error as Error).message})`);
-  }
+  const parsed = parseJsonText(stdin);
+  if (!parsed.ok) return inputError(host, `stdin is ${parsed.message}`);
   let input: StopHookInput;
   try {
-    input = parseStopHookInput(value);
+    input = parseStopHookInput(parsed.value);
   } catch (error) {
     return inputError(host, (error as Error).message);
   }
@@ -74,12 +78,13 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       return answer.finish({ systemMessage: `stopwise: ${what}; the stop was allowed unchecked. ${fix}` });
     }
     const { config, projectDir } = loaded;
+    const deadline = startDeadline(options.startedAt ?? Date.now(), stopHookDeadlineMs(config));
     const stateDir = resolve(projectDir, config.stateDir);
     await ensureStateDir(stateDir);
     const statePath = join(stateDir, sessionStateFileName(host, stopHookSessionId(input) ?? '', input.agent_id));
     let lock: FileLock;
     try {
-      lock = await acquireFileLock(statePath, { timeoutMs: config.tests.timeoutMs + 2 * config.judge.timeoutMs + 10_000 });
+      lock = await acquireFileLock(statePath, { timeoutMs: Math.min(MAX_LOCK_WAIT_MS, deadline.stepMs()) });
     } catch (error) {
       if (!(error instanceof LockTimeoutError)) throw error;
       return answer.finish({
@@ -87,9 +92,20 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       });
     }
     try {
-      const decision = await decideLocked(host, input, config, projectDir, statePath, answer, { env, now, options });
+      const read = await readHookSessionState(statePath, now());
+      if (read.warning !== undefined) answer.warn(read.warning);
+      const progress: Progress = { phase: 'reading the session state', abandoned: false };
+      const save = saveOutcome({ statePath, state: read.state, lock, answer, now, progress });
+      const session: SessionContext = { host, input, config, projectDir, env, options, deadline, progress, save };
+      const outcome = await untilDeadline(decideLocked(session, read.state), deadline.workSignal());
+      if (outcome === 'deadline') {
+        const decision = { systemMessage: deadlineMessage(deadline, progress.phase) };
+        progress.abandoned = true;
+        await save('handoff', decision, { evenIfAbandoned: true }).catch(() => undefined);
+        return answer.finish(decision);
+      }
       await pruneHookSessionStates(stateDir, now()).catch(() => undefined);
-      return answer.finish(decision.decision, decision.additionalContext);
+      return answer.finish(outcome.decision, outcome.additionalContext);
     } finally {
       await lock.release();
     }
@@ -100,36 +116,83 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
   }
 }
 
-async function decideLocked(
-  host: HookHost,
-  input: StopHookInput,
-  config: StopwiseConfig,
-  projectDir: string,
-  statePath: string,
-  answer: HookAnswer,
-  context: { env: NodeJS.ProcessEnv; now: () => Date; options: RunStopHookOptions },
-): Promise<{ decision: StopHookDecision; additionalContext?: string }> {
-  const { env, now, options } = context;
-  const read = await readHookSessionState(statePath, now());
-  if (read.warning !== undefined) answer.warn(read.warning);
-  const state = read.state;
-  const save = async (kind: StopOutcomeKind, decision: StopHookDecision, attempt?: ReturnType<typeof beginStopAttempt>, evidence?: TestEvidence) => {
+type SaveOutcome = (
+  kind: StopOutcomeKind,
+  decision: StopHookDecision,
+  options?: { attempt?: StopAttempt; evidence?: TestEvidence; evenIfAbandoned?: boolean },
+) => Promise<void>;
+
+/** How far an invocation got (for the message when its deadline runs out), and whether the deadline already answered for it. */
+interface Progress {
+  phase: string;
+  /** Once true, the work still running must not save its own outcome. */
+  abandoned: boolean;
+}
+
+/** One invocation's parts. */
+interface SessionContext {
+  readonly host: HookHost;
+  readonly input: StopHookInput;
+  readonly config: StopwiseConfig;
+  readonly projectDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly options: RunStopHookOptions;
+  readonly deadline: Deadline;
+  readonly progress: Progress;
+  readonly save: SaveOutcome;
+}
+
+/** Saves the outcome of this attempt, unless the lock was taken over meanwhile or the deadline already answered. */
+function saveOutcome(parts: {
+  statePath: string;
+  state: HookSessionState;
+  lock: FileLock;
+  answer: HookAnswer;
+  now: () => Date;
+  progress: Progress;
+}): SaveOutcome {
+  const { statePath, state, lock, answer, now, progress } = parts;
+  return async (kind, decision, options = {}) => {
+    if (progress.abandoned && options.evenIfAbandoned !== true) return;
+    if (!(await lock.isHeld())) {
+      answer.warn(
+        `stopwise: another stop hook of this session took over the lock on ${statePath} while this one ran (this one looked stalled); ` +
+          "this one's update of the session state was not saved, so as not to overwrite the other's.",
+      );
+      return;
+    }
     const message = decision === undefined ? undefined : 'reason' in decision ? decision.reason : decision.systemMessage;
-    await writeHookSessionState(statePath, recordStopOutcome(state, attempt, { kind, ...(message === undefined ? {} : { message }) }, evidence, now()));
+    const outcome = { kind, ...(message === undefined ? {} : { message }) };
+    await writeHookSessionState(statePath, recordStopOutcome(state, options.attempt, outcome, options.evidence, now()));
   };
+}
+
+async function decideLocked(session: SessionContext, state: HookSessionState): Promise<{ decision: StopHookDecision; additionalContext?: string }> {
+  const { host, input, config, projectDir, env, options, deadline, progress, save } = session;
 
   if (host === 'cursor' && input.status !== undefined && input.status !== 'completed') {
+    progress.phase = 'saving the session state';
     await save('allow', undefined);
     return { decision: undefined };
   }
 
   const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
   const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
-  const run = await runner.run(config.tests, { cwd: projectDir, env, ...(state.lastEvidence === undefined ? {} : { previous: state.lastEvidence }) });
+  progress.phase = 'running the tests';
+  const testTimeoutMs = Math.min(config.tests.timeoutMs, deadline.stepMs());
+  if (testTimeoutMs <= 0) throw new DeadlineReached();
+  const run = await runner.run(
+    { ...config.tests, timeoutMs: testTimeoutMs },
+    { cwd: projectDir, env, ...(state.lastEvidence === undefined ? {} : { previous: state.lastEvidence }) },
+  );
   if (run.outcome === 'timeout') {
-    const decision = {
-      systemMessage: `stopwise: the test command did not finish within ${Math.round(run.timeoutMs / 1000)} s and was stopped; the stop was allowed without test evidence. A person should look.`,
-    };
+    const seconds = Math.round(run.timeoutMs / 1000);
+    const why =
+      run.timeoutMs < config.tests.timeoutMs
+        ? `was stopped after ${seconds} s, when the hook's deadline (${describeDeadline(deadline)}) was about to run out`
+        : `did not finish within ${seconds} s (tests.timeoutMs) and was stopped`;
+    const decision = { systemMessage: `stopwise: the test command ${why}; the stop was allowed without test evidence. A person should look.` };
+    progress.phase = 'saving the session state';
     await save('handoff', decision);
     return { decision };
   }
@@ -139,36 +202,102 @@ async function decideLocked(
       : run.evidence;
 
   const attempt = beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds);
-  const capped = decideFromEvidence(tests, attempt.loop, config.policy);
-  const needsModel = capped === undefined && !reEntered && (options.client !== undefined || config.judge.client !== 'none') && !noTestsRan(tests);
-  let checked: StopHookCheck;
-  if (needsModel) {
-    const client = options.client ?? (await configuredClient(config, env));
-    checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests);
+  let decision: StopHookDecision = stopLimitHandoff(tests, attempt.loop, config.policy);
+  if (decision === undefined) {
+    const model = decisionModel(config, env, options.client);
+    let checked: StopHookCheck;
+    if (model !== undefined && !reEntered && !noTestsRan(tests)) {
+      progress.phase = 'asking the decision model';
+      const client = await model();
+      checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests, deadline);
+    }
+    decision = decideStopHook(input, checked, tests, { reEntered, policy: config.policy });
   }
-  const decision = decideStopHook(input, checked, tests, { reEntered, loop: attempt.loop, policy: config.policy });
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
-  await save(kind, decision, attempt, tests);
+  progress.phase = 'saving the session state';
+  await save(kind, decision, { attempt, evidence: tests });
   const criteriaBlock = kind === 'block' && !testsFailed(tests) && !noTestsRan(tests);
   const additionalContext = criteriaBlock ? describeTask(config) : undefined;
   return { decision, ...(additionalContext === undefined ? {} : { additionalContext }) };
 }
 
+/** Time kept after each step for what follows it: saving the state, answering. */
+const RESERVE_MS = 1_000;
+
+/** The hook's deadline: the steps (tests, model, lock wait) end two reserves before it, the whole work one reserve before it. */
+interface Deadline {
+  readonly totalMs: number;
+  /** Time left for a step (the tests, the decision model, the lock wait). */
+  stepMs(): number;
+  /** A signal that aborts when the work as a whole must give up. */
+  workSignal(): AbortSignal;
+}
+
+function startDeadline(startedAt: number, totalMs: number): Deadline {
+  const at = startedAt + totalMs;
+  const left = (reserve: number) => Math.min(MAX_TIMEOUT_MS, Math.max(0, Math.floor(at - reserve - Date.now())));
+  return { totalMs, stepMs: () => left(2 * RESERVE_MS), workSignal: () => AbortSignal.timeout(left(RESERVE_MS)) };
+}
+
+/** Thrown when there is no time left to start a step. */
+class DeadlineReached extends Error {}
+
+/** The work's result, or `'deadline'` once `signal` aborts (or the work found no time left); the work is then left to end on its own. */
+async function untilDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T | 'deadline'> {
+  let onAbort: (() => void) | undefined;
+  const timeout = new Promise<'deadline'>((resolve) => {
+    onAbort = () => resolve('deadline');
+    if (signal.aborted) resolve('deadline');
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } catch (error) {
+    if (error instanceof DeadlineReached) return 'deadline';
+    throw error;
+  } finally {
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function describeDeadline(deadline: Deadline): string {
+  return `${Math.round(deadline.totalMs / 1000)} s from its start: tests.timeoutMs + 2 × judge.timeoutMs + ${HOOK_DEADLINE_SLACK_MS / 1000} s`;
+}
+
+function deadlineMessage(deadline: Deadline, phase: string): string {
+  return `stopwise: the hook ran out of time while ${phase} (its deadline is ${describeDeadline(deadline)}); the stop was allowed unchecked. A person should look.`;
+}
+
 /** Retries per request: a stop hook has its host's timeout to keep, so one retry, not the clients' default two. */
 const HOOK_MAX_RETRIES = 1;
 
-/** The client `judge` configures, or the error that says why there is none (never thrown: for the hook, that model is down). */
-async function configuredClient(config: StopwiseConfig, env: NodeJS.ProcessEnv): Promise<EvaluationClient | Error> {
-  const { judge } = config;
-  if (judge.client === 'none') return new Error('no decision model is configured (judge.client is "none")');
+/**
+ * The decision model the hook may ask, made only when it is asked: the given
+ * client, or the one `judge` configures (an error that says why there is none
+ * is never thrown: for the hook, that model is down). `undefined` with
+ * `judge.client: 'none'` and no client given.
+ */
+function decisionModel(
+  config: StopwiseConfig,
+  env: NodeJS.ProcessEnv,
+  given: EvaluationClient | undefined,
+): (() => Promise<EvaluationClient | Error>) | undefined {
+  if (given !== undefined) return async () => given;
+  const { client, ...settings } = config.judge;
+  if (client === 'none') return undefined;
+  return () => configuredClient({ ...settings, client }, env);
+}
+
+async function configuredClient(judge: DecisionModelConfig, env: NodeJS.ProcessEnv): Promise<EvaluationClient | Error> {
   const { createConfiguredClient } = await import('../judge/create-configured-client.js');
   try {
     return await createConfiguredClient(
-      { ...judge, client: judge.client },
+      judge,
       {
         env,
         settingNames: { baseURL: 'judge.baseURL', model: 'judge.model', apiKeyEnv: 'judge.apiKeyEnv' },
-        http: { maxRetries: HOOK_MAX_RETRIES },
+        // a server asking to wait longer than one request may take is not waited for: the hook has a deadline to keep
+        http: { maxRetries: HOOK_MAX_RETRIES, retryTiming: { maxRetryAfterMs: judge.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS } },
       },
     );
   } catch (error) {
@@ -177,17 +306,23 @@ async function configuredClient(config: StopwiseConfig, env: NodeJS.ProcessEnv):
 }
 
 /** The completion check of the turn: the judgement, or the error that kept the model from answering (never thrown). */
-async function askDecisionModel(client: EvaluationClient, config: StopwiseConfig, input: StopHookInput, tests: TestEvidence): Promise<StopHookCheck> {
+async function askDecisionModel(
+  client: EvaluationClient,
+  config: StopwiseConfig,
+  input: StopHookInput,
+  tests: TestEvidence,
+  deadline: Deadline,
+): Promise<StopHookCheck> {
   const { checkCompletion } = await import('../judge/check-completion.js');
+  const signal = AbortSignal.timeout(deadline.stepMs());
   try {
-    return await checkCompletion(client, {
-      task: config.task,
-      output: input.last_assistant_message ?? '',
-      acceptance: config.acceptance,
-      tests,
-      policy: config.policy,
-    });
+    return await checkCompletion(
+      client,
+      { task: config.task, output: input.last_assistant_message ?? '', acceptance: config.acceptance, tests, policy: config.policy },
+      { signal },
+    );
   } catch (error) {
+    if (signal.aborted) return new Error(`no answer before the hook's deadline (${describeDeadline(deadline)})`);
     return error instanceof Error ? error : new Error(String(error));
   }
 }
@@ -221,7 +356,7 @@ class HookAnswer {
     const context = additionalContext === undefined ? {} : { additionalContext };
     const output =
       this.host === 'claude-code'
-        ? encodeClaudeCodeOutput(decision, { ...context, ...(this.input.hook_event_name === undefined ? {} : { eventName: this.input.hook_event_name }) })
+        ? encodeClaudeCodeOutput(decision, context)
         : this.host === 'codex'
           ? encodeCodexOutput(decision, context)
           : encodeCursorOutput(decision, context);

@@ -1,20 +1,25 @@
 import * as z from 'zod/mini';
 import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import { describeValue } from '../core/test-evidence.js';
+import type { TestReportOptions } from '../evidence/run-tests.js';
 
 /** The name of the configuration file the hook looks for. */
 export const CONFIG_FILE_NAME = 'stopwise.config.json';
 
-/** The report formats a test command can write. */
-export type TestReportFormat = 'junit' | 'tap' | 'vitest-json' | 'jest-json';
+/**
+ * Where the hook reads the test result: a report format the test command
+ * writes, or `'exit-code'`, no report at all (weaker evidence: exit 0 is one
+ * passing check, anything else one failing check named after the command).
+ */
+export type TestReportFormat = TestReportOptions['format'];
 
 /** How the hook runs the project's tests. */
 export interface TestCommandConfig {
   /** The program (with `args`, run without a shell) or a whole command line (without `args`, run in a shell). */
   readonly command: string;
   readonly args?: readonly string[];
-  /** Where the result is read: a report file (`path`) or stdout; without it, TAP on stdout and the exit code. */
-  readonly report?: { readonly format: TestReportFormat; readonly path?: string };
+  /** Where the result is read: a report file (`path`) or stdout, or the exit code alone; without it, TAP on stdout and the exit code. */
+  readonly report?: TestReportOptions;
   readonly timeoutMs: number;
 }
 
@@ -46,9 +51,13 @@ export const DEFAULT_TEST_TIMEOUT_MS = 240_000;
 export const DEFAULT_JUDGE_TIMEOUT_MS = 30_000;
 /** Default state folder, relative to the project. */
 export const DEFAULT_STATE_DIR = '.stopwise/state';
+/** The longest timeout a configuration may set: 2^31 - 1 ms (about 24.8 days), the longest timer Node can run. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 const positiveInt = () => z.int().check(z.positive());
+// Node clamps a longer timer to 1 ms (with a TimeoutOverflowWarning): the command would be killed at once.
+const timeoutMs = () => z.int().check(z.positive(), z.maximum(MAX_TIMEOUT_MS));
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SECRET_KEY = /^(api[_-]?key|key|token|secret|password|authorization|bearer)$/i;
 
@@ -61,11 +70,11 @@ const schema = z.strictObject({
     args: z.optional(z.array(z.string())),
     report: z.optional(
       z.strictObject({
-        format: z.enum(['junit', 'tap', 'vitest-json', 'jest-json']),
+        format: z.enum(['junit', 'tap', 'vitest-json', 'jest-json', 'exit-code']),
         path: z.optional(nonEmpty()),
       }),
     ),
-    timeoutMs: z.optional(positiveInt()),
+    timeoutMs: z.optional(timeoutMs()),
   }),
   judge: z.optional(
     z.strictObject({
@@ -73,7 +82,7 @@ const schema = z.strictObject({
       baseURL: z.optional(z.url({ protocol: /^https?$/ })),
       model: z.optional(nonEmpty()),
       apiKeyEnv: z.optional(z.string().check(z.regex(ENV_NAME))),
-      timeoutMs: z.optional(positiveInt()),
+      timeoutMs: z.optional(timeoutMs()),
     }),
   ),
   policy: z.optional(
@@ -87,14 +96,6 @@ const schema = z.strictObject({
   maxConsecutiveBlocks: z.optional(positiveInt()),
   stateDir: z.optional(nonEmpty()),
 });
-
-const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  '': ['task', 'acceptance', 'tests', 'judge', 'policy', 'maxConsecutiveBlocks', 'stateDir'],
-  tests: ['command', 'args', 'report', 'timeoutMs'],
-  'tests.report': ['format', 'path'],
-  judge: ['client', 'baseURL', 'model', 'apiKeyEnv', 'timeoutMs'],
-  policy: ['doneThreshold', 'midBandLow', 'maxSteps', 'stallRounds'],
-};
 
 /**
  * Validates the parsed contents of `stopwise.config.json` and fills in the
@@ -137,6 +138,9 @@ export function parseStopwiseConfig(
   if (judge.client !== 'none' && task === '') {
     problems.push(`task: required when judge.client is "${judge.client}" (the decision model judges the output against it)`);
   }
+  if (data.tests.report?.format === 'exit-code' && data.tests.report.path !== undefined) {
+    problems.push('tests.report.path: not used with format "exit-code" (no report is read: the exit code alone decides)');
+  }
   if (judge.client === 'openai-compatible') {
     if (judge.baseURL === undefined) problems.push('judge.baseURL: required when judge.client is "openai-compatible"');
     if (judge.model === undefined) problems.push('judge.model: required when judge.client is "openai-compatible"');
@@ -152,9 +156,7 @@ export function parseStopwiseConfig(
       tests: {
         command: tests.command,
         ...(tests.args === undefined ? {} : { args: tests.args }),
-        ...(tests.report === undefined
-          ? {}
-          : { report: { format: tests.report.format, ...(tests.report.path === undefined ? {} : { path: tests.report.path }) } }),
+        ...(tests.report === undefined ? {} : { report: reportOptions(tests.report.format, tests.report.path) }),
         timeoutMs: tests.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
       },
       judge: {
@@ -169,6 +171,11 @@ export function parseStopwiseConfig(
       stateDir: data.stateDir ?? DEFAULT_STATE_DIR,
     },
   };
+}
+
+function reportOptions(format: TestReportFormat, path: string | undefined): TestReportOptions {
+  if (format === 'exit-code') return { format };
+  return path === undefined ? { format } : { format, path };
 }
 
 function findSecretKeys(record: Record<string, unknown>): string[] {
@@ -206,8 +213,10 @@ function formatIssue(issue: Issue): string {
     case 'too_small':
       if (issue.origin === 'string') return `${where}must not be empty`;
       return `${where}must be ${issue.inclusive === false ? 'above' : 'at least'} ${String(issue.minimum)}${got}`;
-    case 'too_big':
-      return `${where}must be ${issue.inclusive === false ? 'below' : 'at most'} ${String(issue.maximum)}${got}`;
+    case 'too_big': {
+      const why = path.endsWith('timeoutMs') ? ' (about 24.8 days, the longest timer Node can run)' : '';
+      return `${where}must be ${issue.inclusive === false ? 'below' : 'at most'} ${String(issue.maximum)}${why}${got}`;
+    }
     case 'invalid_value':
       return `${where}must be one of ${(issue.values ?? []).map((value) => JSON.stringify(value)).join(', ')}${got}`;
     case 'invalid_format':
@@ -216,7 +225,7 @@ function formatIssue(issue: Issue): string {
       }
       return `${where}must be ${issue.format === 'url' ? 'an http(s) URL' : `a valid ${issue.format ?? 'value'}`}${got}`;
     case 'unrecognized_keys': {
-      const known = KNOWN_KEYS[path];
+      const known = knownKeys(issue.path);
       const keys = (issue.keys ?? []).map((key) => `"${key}"`).join(', ');
       const hint = known === undefined ? '' : `; expected ${known.join(', ')}`;
       return `${path === '' ? '' : `${path}: `}unknown key${(issue.keys?.length ?? 0) === 1 ? '' : 's'} ${keys}${hint}`;
@@ -224,6 +233,24 @@ function formatIssue(issue: Issue): string {
     default:
       return `${where}${issue.message}`;
   }
+}
+
+/** The keys the schema knows at `path` (an object's own keys, `$schema` left out), or `undefined` when it is not an object. */
+function knownKeys(path: readonly PropertyKey[]): string[] | undefined {
+  let node: SchemaNode | undefined = schema as unknown as SchemaNode;
+  for (const key of path) {
+    node = node === undefined ? undefined : unwrapOptional(node)._zod.def.shape?.[String(key)];
+  }
+  const shape = node === undefined ? undefined : unwrapOptional(node)._zod.def.shape;
+  return shape === undefined ? undefined : Object.keys(shape).filter((key) => !key.startsWith('$'));
+}
+
+interface SchemaNode {
+  readonly _zod: { readonly def: { readonly type: string; readonly shape?: Readonly<Record<string, SchemaNode>>; readonly innerType?: SchemaNode } };
+}
+
+function unwrapOptional(node: SchemaNode): SchemaNode {
+  return node._zod.def.type === 'optional' && node._zod.def.innerType !== undefined ? unwrapOptional(node._zod.def.innerType) : node;
 }
 
 function expectedText(expected: string | undefined, path: string): string {

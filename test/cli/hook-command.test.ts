@@ -129,10 +129,10 @@ describe('stopwise hook claude-code: whole sessions', () => {
     const model = await decisionModel(() => systemOneAnswer({ acceptanceCovered: 0.55, noOpenQuestions: 0.92 }));
     const dir = project({ task: 'Reject expired tokens', acceptance: ['expired tokens get a 401', 'the error names the token'], judge: model.judge }, GREEN);
     const first = answer('claude-code', await hook('claude-code', dir, stopInput(dir), model.env));
-    expect(first).toMatchObject({ decision: 'block', hookSpecificOutput: { hookEventName: 'Stop' } });
+    expect(Object.keys(first ?? {})).toEqual(['decision', 'reason']);
     expect(first?.reason).toContain('acceptanceCovered = 0.55, noOpenQuestions = 0.92 (below 0.7: acceptanceCovered)');
-    expect((first?.hookSpecificOutput as { additionalContext: string }).additionalContext).toBe(
-      'Task: Reject expired tokens\nAcceptance criteria:\n- expired tokens get a 401\n- the error names the token',
+    expect(first?.reason).toMatch(
+      /then stop\.\n\nTask: Reject expired tokens\nAcceptance criteria:\n- expired tokens get a 401\n- the error names the token$/,
     );
     const second = await hook('claude-code', dir, stopInput(dir, { stop_hook_active: true }), model.env);
     expect(answer('claude-code', second)).toBeUndefined();
@@ -147,6 +147,29 @@ describe('stopwise hook claude-code: whole sessions', () => {
     expect(output?.systemMessage).toContain(HUMAN_REVIEW_NOTE);
     expect(output?.systemMessage).toContain('auth > rejects expired token');
     expect(run.stderr).toContain(HUMAN_REVIEW_NOTE);
+  });
+
+  it('asks the model on the first red stop, and never on the red re-entry that hands off', async () => {
+    const model = await decisionModel(() => systemOneAnswer({ acceptanceCovered: 0.3, noOpenQuestions: 0.9 }));
+    const dir = project({ task: 'Reject expired tokens', judge: model.judge }, RED);
+    expect(answer('claude-code', await hook('claude-code', dir, stopInput(dir), model.env))?.decision).toBe('block');
+    expect(model.server.requests).toHaveLength(1);
+    const reentry = answer('claude-code', await hook('claude-code', dir, stopInput(dir, { stop_hook_active: true }), model.env));
+    expect(reentry?.systemMessage).toMatch(/^stopwise: the tests still fail/);
+    expect(model.server.requests).toHaveLength(1);
+  });
+
+  it('reads the exit code alone when the configuration says so: green allows, red blocks naming the command', async () => {
+    const dir = project({ tests: { command: 'sh run-tests.sh', report: { format: 'exit-code' } } }, 'echo all good');
+    const green = await hook('claude-code', dir, stopInput(dir));
+    expect(answer('claude-code', green)).toBeUndefined();
+    expect(green.stderr).toBe('');
+    setTests(dir, "echo 'expected 3 to equal 4' >&2; exit 1");
+    const red = answer('claude-code', await hook('claude-code', dir, stopInput(dir, { session_id: 'red' })));
+    expect(red).toEqual({
+      decision: 'block',
+      reason: '1 test failed: check:sh run-tests.sh. Fix it and run the tests again before you stop.\n- check:sh run-tests.sh: exit code 1: expected 3 to equal 4',
+    });
   });
 
   it('blocks once when no tests ran, then hands off', async () => {
@@ -367,6 +390,16 @@ describe('stopwise hook: hostile and broken input', () => {
     expect(green?.systemMessage).toMatch(/could not be asked \(System One answered 500/);
   });
 
+  it('does not wait for a retry-after longer than one decision-model request may take', async () => {
+    const model = await decisionModel(() => ({ status: 429, json: { error: 'slow down' }, headers: { 'retry-after': '20' } }));
+    const dir = project({ task: 'Reject expired tokens', judge: { ...model.judge, timeoutMs: 1_000 } }, GREEN);
+    const started = Date.now();
+    const output = answer('claude-code', await hook('claude-code', dir, stopInput(dir), model.env));
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(output?.systemMessage).toMatch(/could not be asked \(System One answered 429 .*the server asked to wait 20 s, longer than allowed/);
+    expect(model.server.requests).toHaveLength(1);
+  });
+
   it('lets green tests stop with a message when the API key variable is not set', async () => {
     const dir = project({ task: 't', judge: { client: 'system-one', baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKeyEnv: 'STOPWISE_UNSET_KEY' } }, GREEN);
     const output = answer('claude-code', await hook('claude-code', dir, stopInput(dir)));
@@ -378,7 +411,7 @@ describe('stopwise hook: hostile and broken input', () => {
     const started = Date.now();
     const run = await hook('claude-code', dir, stopInput(dir));
     expect(Date.now() - started).toBeLessThan(30_000);
-    expect(answer('claude-code', run)?.systemMessage).toMatch(/test command did not finish within 1 s and was stopped.*A person should look/);
+    expect(answer('claude-code', run)?.systemMessage).toMatch(/test command did not finish within 1 s \(tests.timeoutMs\) and was stopped.*A person should look/);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(isRunning(Number(readFileSync(join(dir, 'sleeper.pid'), 'utf8')))).toBe(false);
     expect(onlyState(dir)).toMatchObject({ consecutiveBlocks: 0, totals: { handoffs: 1 } });
@@ -407,10 +440,14 @@ describe('stopwise hook: hostile and broken input', () => {
     expect(run.stdout).toMatch(/^usage: stopwise hook <claude-code\|codex\|cursor>/);
   });
 
-  it('exits 2 on a usage error', async () => {
-    for (const args of [['hook'], ['hook', 'vscode'], ['hook', 'codex', 'extra']]) {
-      const run = await runCli(args, { env: ENV });
-      expect(run.code).toBe(2);
+  it('exits 1, never 2 (a block for Claude Code and Codex), on a usage error, and says so on stderr', async () => {
+    for (const args of [['hook'], ['hook', 'vscode'], ['hook', 'claude'], ['hook', 'codex', 'extra'], ['hook', 'codex', '--verbose'], ['hook', '--host=codex']]) {
+      const run = await runCli(args, { env: ENV, input: '{}' });
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^stopwise hook: (name the host|unknown host|unexpected argument|Unknown option)/);
+      expect(run.stderr).toMatch(/The stop goes ahead unchecked/);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
     }
   });
 });

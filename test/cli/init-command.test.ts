@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { stopHookCommand } from '../../src/hosts/install-stop-hook.js';
 import { parseStopwiseConfig } from '../../src/hosts/stopwise-config.js';
 import { runCli } from './run-cli.js';
 
@@ -33,29 +35,37 @@ describe('stopwise init', () => {
   it('sets up an empty project with the given test command', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
     const run = await init(dir, 'claude-code', '--test-command', 'make test');
-    expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/stopwise.config.json: written, tests run with `make test` \(--test-command\)/);
+    expect(run.stdout).toMatch(/stopwise.config.json: written, tests run with `make test` \(--test-command\); evidence: the exit code alone \(see the warning\)/);
+    expect(run.stderr).toMatch(/^stopwise init: WARNING: `make test` writes no test report stopwise can read, so the hook will judge the tests by its exit code alone/);
     const config = json(dir, 'stopwise.config.json');
-    expect(config).toEqual({ task: '', acceptance: [], tests: { command: 'make test' }, judge: { client: 'none' }, maxConsecutiveBlocks: 1 });
+    expect(config).toEqual({
+      task: '',
+      acceptance: [],
+      tests: { command: 'make test', report: { format: 'exit-code' } },
+      judge: { client: 'none' },
+      maxConsecutiveBlocks: 1,
+    });
     expect(parseStopwiseConfig(config).ok).toBe(true);
     expect(json(dir, '.claude/settings.json')).toEqual({
-      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npx', args: ['stopwise', 'hook', 'claude-code'], timeout: 330 }] }] },
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }] },
     });
     expect(read(dir, '.gitignore')).toBe('.stopwise/\n');
+    expect(run.stdout).toMatch(/stopwise is not a dependency in package.json: the hook will start through `npx stopwise`/);
   });
 
   it('detects vitest from package.json', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'vitest' }, devDependencies: { vitest: '^4.1.0' } }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'vitest' }, devDependencies: { vitest: '^4.1.0', stopwise: '^0.1.0' } }));
     const run = await init(dir, 'codex');
     expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/not a dependency/);
     expect(json(dir, 'stopwise.config.json').tests).toEqual({
       command: 'npx',
       args: ['vitest', 'run', '--reporter=json', '--outputFile=.stopwise/test-report.json'],
       report: { format: 'vitest-json', path: '.stopwise/test-report.json' },
     });
-    expect(json(dir, '.codex/hooks.json')).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npx stopwise hook codex', timeout: 330 }] }] } });
+    expect(json(dir, '.codex/hooks.json')).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('codex'), timeout: 330 }] }] } });
     expect(run.stdout).toMatch(/codex_hooks = true/);
   });
 
@@ -82,7 +92,7 @@ describe('stopwise init', () => {
     expect(merged.hooks.PostToolUse).toEqual(settings.hooks.PostToolUse);
     expect(merged.hooks.Stop).toEqual([
       settings.hooks.Stop[0],
-      { hooks: [{ type: 'command', command: 'npx', args: ['stopwise', 'hook', 'claude-code'], timeout: 150 }] },
+      { hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 150 }] },
     ]);
     expect(read(dir, '.gitignore')).toBe('node_modules\ndist\n.stopwise/\n');
   });
@@ -107,8 +117,9 @@ describe('stopwise init', () => {
     expect((await init(dir, 'cursor', '--test-command', 'pytest -q')).code).toBe(0);
     expect(json(dir, '.cursor/hooks.json')).toEqual({
       version: 1,
-      hooks: { afterFileEdit: [{ command: './format.sh' }], stop: [{ command: 'npx stopwise hook cursor', timeout: 330, loop_limit: 5 }] },
+      hooks: { afterFileEdit: [{ command: './format.sh' }], stop: [{ command: stopHookCommand('cursor'), timeout: 330, loop_limit: 5 }] },
     });
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'pytest -q --junitxml=.stopwise/junit.xml', report: { format: 'junit', path: '.stopwise/junit.xml' } });
   });
 
   it('refuses to touch settings it cannot read, and exits 1 without a stack trace', async () => {
@@ -129,5 +140,69 @@ describe('stopwise init', () => {
     for (const args of [[], ['windsurf'], ['codex', '--test-command', ''], ['codex', '--bogus']]) {
       expect((await init(dir, ...args)).code).toBe(2);
     }
+  });
+});
+
+describe('the configuration stopwise init writes, run by the hook', { timeout: 120_000 }, () => {
+  const stop = (dir: string, session: string) =>
+    runCli(['hook', 'claude-code'], {
+      cwd: dir,
+      input: JSON.stringify({ session_id: session, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.' }),
+      env: { ...ENV, CLAUDE_PROJECT_DIR: undefined },
+      timeoutMs: 90_000,
+    });
+
+  /** Runs the hook on a green suite, then on a red one, and returns both answers. */
+  async function greenThenRed(dir: string, breakIt: () => void): Promise<{ green: string; red: Record<string, unknown> }> {
+    const green = await stop(dir, 'green');
+    expect(green.code, green.stderr).toBe(0);
+    breakIt();
+    const red = await stop(dir, 'red');
+    expect(red.code, red.stderr).toBe(0);
+    return { green: green.stdout, red: JSON.parse(red.stdout) as Record<string, unknown> };
+  }
+
+  it('keeps the flags of a node --test script, reads its TAP, and lets a passing suite stop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-node-'));
+    mkdirSync(join(dir, 'test'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', scripts: { test: 'node --import ./setup.mjs --test test/' } }));
+    writeFileSync(join(dir, 'setup.mjs'), 'globalThis.answer = 42;\n');
+    const test = (expected: number) =>
+      writeFileSync(join(dir, 'test/answer.test.mjs'), `import test from 'node:test';\nimport assert from 'node:assert/strict';\ntest('the answer', () => assert.equal(globalThis.answer, ${expected}));\n`);
+    test(42);
+    const run = await init(dir, 'claude-code');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'node --import ./setup.mjs --test --test-reporter=tap test/', report: { format: 'tap' } });
+    const { green, red } = await greenThenRed(dir, () => test(41));
+    expect(green).toBe('');
+    expect(red).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^1 test failed: the answer\. .*\n- the answer: Expected values to be strictly equal: 42 !== 41/s) });
+  });
+
+  it('reads the exit code of a test script it knows no report for, and lets a passing run stop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-script-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'sh check.sh' } }));
+    writeFileSync(join(dir, 'check.sh'), 'echo all checks pass\n');
+    const run = await init(dir, 'claude-code');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/WARNING: `npm test --silent` writes no test report/);
+    const { green, red } = await greenThenRed(dir, () => writeFileSync(join(dir, 'check.sh'), 'echo "checksum mismatch" >&2\nexit 2\n'));
+    expect(green).toBe('');
+    expect(red).toEqual({
+      decision: 'block',
+      reason: '1 test failed: check:npm test --silent. Fix it and run the tests again before you stop.\n- check:npm test --silent: exit code 2: checksum mismatch',
+    });
+  });
+
+  it.skipIf(spawnSync('python3', ['-m', 'pytest', '--version']).status !== 0)('asks pytest for a JUnit XML report and names the failing test', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-pytest-'));
+    const test = (expected: number) => writeFileSync(join(dir, 'test_answer.py'), `def test_answer():\n    assert 6 * 7 == ${expected}\n`);
+    test(42);
+    const run = await init(dir, 'codex', '--test-command', 'python3 -m pytest -q -p no:cacheprovider');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const { green, red } = await greenThenRed(dir, () => test(41));
+    expect(green).toBe('');
+    expect(red).toEqual({ decision: 'block', reason: '1 test failed: test_answer. Fix it and run the tests again before you stop.\n- test_answer: assert (6 * 7) == 41' });
   });
 });

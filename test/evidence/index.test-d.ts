@@ -4,7 +4,7 @@ import type { ReportEvidence, RunTestsOptions, TestReportOptions, TestRunResult 
 import { readJUnitXml, readJestJson, readTap, readVitestJson, runTests } from '../../src/evidence/index.js';
 
 test('the shapes the stop hook relies on', () => {
-  expectTypeOf<TestReportOptions['format']>().toEqualTypeOf<'junit' | 'tap' | 'vitest-json' | 'jest-json'>();
+  expectTypeOf<TestReportOptions['format']>().toEqualTypeOf<'junit' | 'tap' | 'vitest-json' | 'jest-json' | 'exit-code'>();
   expectTypeOf<TestReportOptions['path']>().toEqualTypeOf<string | undefined>();
   expectTypeOf<RunTestsOptions>().toHaveProperty('timeoutMs').toEqualTypeOf<number>();
   expectTypeOf<TestRunResult>().toMatchTypeOf<TestEvidence>();

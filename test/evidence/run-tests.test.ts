@@ -140,10 +140,46 @@ describe('runTests on real node:test projects', { timeout: 90_000 }, () => {
     expect(result.detail).toMatch(/ENOENT/);
   });
 
+  it('reads the exit code alone when asked: one check named after the command, passing only on exit 0', async () => {
+    const cwd = project({ 'math.test.mjs': PASSING_TESTS });
+    const pass = await runTests({ command: 'echo everything is fine', cwd, timeoutMs: 30_000, report: { format: 'exit-code' } });
+    expectInvariants(pass);
+    expect(pass).toMatchObject({ passed: true, ran: 1, total: 1, failed: [], failures: [], exitCode: 0 });
+    expect(pass.reason).toBeUndefined();
+    expect(pass.treeFingerprint).toMatch(/^(git|fs):/);
+    const fail = await runTests({ command: "echo 'AssertionError: 3 !== 4' >&2; exit 3", cwd, timeoutMs: 30_000, report: { format: 'exit-code' } });
+    expectInvariants(fail);
+    expect(fail).toMatchObject({
+      passed: false,
+      ran: 1,
+      failed: ["check:echo 'AssertionError: 3 !== 4' >&2; exit 3"],
+      failures: [{ name: "check:echo 'AssertionError: 3 !== 4' >&2; exit 3", message: 'exit code 3: AssertionError: 3 !== 4' }],
+      exitCode: 3,
+    });
+    expect(fail.reason).toBeUndefined();
+    const tap = await runTests({ command: node, args: TAP, cwd, timeoutMs: 60_000, report: { format: 'exit-code' } });
+    expect(tap).toMatchObject({ passed: true, ran: 1, failed: [] });
+  });
+
+  it('keeps the default without a report: exit 0 with no TAP is ran: 0, not a pass', async () => {
+    const cwd = project({});
+    const result = await runTests({ command: 'echo no tests here', cwd, timeoutMs: 30_000 });
+    expect(result).toMatchObject({ passed: false, ran: 0, exitCode: 0 });
+  });
+
+  it('still says timeout and spawn_failed in exit-code mode', async () => {
+    const cwd = project({});
+    const slow = await runTests({ command: 'sleep 30', cwd, timeoutMs: 300, killGraceMs: 100, report: { format: 'exit-code' } });
+    expect(slow).toMatchObject({ passed: false, reason: 'timeout' });
+    const missing = await runTests({ command: 'stopwise-no-such-command', args: [], cwd, timeoutMs: 10_000, report: { format: 'exit-code' } });
+    expect(missing).toMatchObject({ passed: false, ran: 0, reason: 'spawn_failed' });
+  });
+
   it('rejects misuse with a TypeError naming the option', async () => {
     const cwd = project({});
     await expect(runTests({ command: '', cwd, timeoutMs: 1000 })).rejects.toThrow(/command/);
     await expect(runTests({ command: node, cwd, timeoutMs: 0 })).rejects.toThrow(/timeoutMs/);
     await expect(runTests({ command: node, cwd, timeoutMs: 1000, report: { format: 'xml' as 'junit' } })).rejects.toThrow(/report\.format/);
+    await expect(runTests({ command: node, cwd, timeoutMs: 1000, report: { format: 'exit-code', path: 'r.xml' as unknown as undefined } })).rejects.toThrow(/report\.path has no use/);
   });
 });

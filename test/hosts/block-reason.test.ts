@@ -1,8 +1,14 @@
+import { createReadStream, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readTap } from '../../src/evidence/read-tap.js';
+import { readVitestJson } from '../../src/evidence/read-vitest-json.js';
 import { blockReasonFromCompletion, describeFailedTests, describeProbabilities } from '../../src/hosts/block-reason.js';
 
+const FIXTURES = join(import.meta.dirname, '../fixtures/evidence');
+
 describe('blockReasonFromCompletion', () => {
-  it('names the failed tests and adds the first line of each message', () => {
+  it('names the failed tests and adds each message on one line, without its stack frames', () => {
     const reason = blockReasonFromCompletion({
       done: false,
       reason: 'tests_failed',
@@ -12,6 +18,25 @@ describe('blockReasonFromCompletion', () => {
     expect(reason).toBe(
       '1 test failed: parser > keeps line numbers. Fix it and run the tests again before you stop.\n- parser > keeps line numbers: expected 3 to be 4',
     );
+  });
+
+  it('keeps the values of a node:test assertion, which come after its first line', async () => {
+    const evidence = await readTap(createReadStream(join(FIXTURES, 'node-test/fail.tap')));
+    const reason = blockReasonFromCompletion({ done: false, reason: 'tests_failed', failed: evidence.failed, failures: evidence.failures ?? [] });
+    expect(reason).toContain('\n- math > division > rounds down: Expected values to be strictly equal: 3.5 !== 3\n');
+    const deep = reason.split('\n').find((line) => line.startsWith('- parser > compares objects: '));
+    expect(deep).toBe('- parser > compares objects: Expected values to be strictly deep-equal: + actual - expected { a: 1, b: [ 1, 2, + 3 - 4 ] }');
+  });
+
+  it('drops the stack frames of a vitest failure and clips a long message to 300 characters', () => {
+    const evidence = readVitestJson(readFileSync(join(FIXTURES, 'vitest/fail.json'), 'utf8'));
+    const reason = blockReasonFromCompletion({ done: false, reason: 'tests_failed', failed: evidence.failed, failures: evidence.failures ?? [] });
+    expect(reason).toContain('- math.test.js > math > division > rounds down: AssertionError: expected 3.5 to be 3 // Object.is equality\n');
+    expect(reason).not.toMatch(/ at (file:|\/)/);
+    const long = blockReasonFromCompletion({ done: false, reason: 'tests_failed', failed: ['t'], failures: [{ name: 't', message: `a\n${'b '.repeat(400)}` }] });
+    const detail = long.split('\n')[1] ?? '';
+    expect(detail.slice('- t: '.length)).toHaveLength(300);
+    expect(detail).toMatch(/^- t: a b b .*\.\.\.$/);
   });
 
   it('says when the run failed outside any single test', () => {

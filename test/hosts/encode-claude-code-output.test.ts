@@ -9,14 +9,12 @@ describe('encodeClaudeCodeOutput', () => {
     expect(hostOutputProblems('claude-code', output)).toEqual([]);
   });
 
-  it('adds additionalContext for the event it answers, on a block only', () => {
-    const output = encodeClaudeCodeOutput({ decision: 'block', reason: 'r' }, { eventName: 'SubagentStop', additionalContext: 'Acceptance criteria:\n- a' });
-    expect(output).toEqual({
-      decision: 'block',
-      reason: 'r',
-      hookSpecificOutput: { hookEventName: 'SubagentStop', additionalContext: 'Acceptance criteria:\n- a' },
-    });
-    expect(hostOutputProblems('claude-code', output)).toEqual([]);
+  it('appends additionalContext to the reason on a block only, and never sends hookSpecificOutput', () => {
+    for (const eventName of ['Stop', 'SubagentStop']) {
+      const output = encodeClaudeCodeOutput({ decision: 'block', reason: 'Check the criteria. ' }, { additionalContext: ' Acceptance criteria:\n- a\n' });
+      expect(output, eventName).toEqual({ decision: 'block', reason: 'Check the criteria.\n\nAcceptance criteria:\n- a' });
+      expect(hostOutputProblems('claude-code', output)).toEqual([]);
+    }
     expect(encodeClaudeCodeOutput({ systemMessage: 'look' }, { additionalContext: 'x' })).toEqual({ systemMessage: 'look' });
     expect(encodeClaudeCodeOutput(undefined, { additionalContext: 'x' })).toBeUndefined();
   });
@@ -42,5 +40,6 @@ describe('encodeClaudeCodeOutput', () => {
   it('is caught by the schema when a block has no reason (the schema can fail)', () => {
     expect(hostOutputProblems('claude-code', { decision: 'block' })).not.toEqual([]);
     expect(hostOutputProblems('claude-code', { decision: 'block', reason: 'r', extra: 1 })).not.toEqual([]);
+    expect(hostOutputProblems('claude-code', { decision: 'block', reason: 'r', hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'x' } })).not.toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +75,21 @@ describe('acquireFileLock', () => {
     await expect(acquireFileLock(path, { staleMs: 1_000, timeoutMs: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
     expect(holder.compromised).toBe(false);
     await holder.release();
+  });
+
+  it('knows when its lock was taken over, and stops refreshing it', async () => {
+    const path = scratch();
+    const lock = await acquireFileLock(path, { staleMs: 300 });
+    expect(await lock.isHeld()).toBe(true);
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), token: 'new-holder' }));
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(`${path}.lock`, past, past);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(lock.compromised).toBe(true);
+    expect(statSync(`${path}.lock`).mtimeMs).toBeLessThan(Date.now() - 30_000);
+    expect(await lock.isHeld()).toBe(false);
+    await lock.release();
+    expect(existsSync(`${path}.lock`)).toBe(true);
   });
 
   it('never removes a lock that is no longer its own', async () => {

@@ -7,7 +7,7 @@ const ajv = new Ajv({ allErrors: true, strict: true });
 const folder = join(import.meta.dirname, '../fixtures/hosts');
 const validators = {
   'claude-code': ajv.compile(JSON.parse(readFileSync(join(folder, 'claude-code-stop-output.schema.json'), 'utf8'))),
-  codex: ajv.compile(JSON.parse(readFileSync(join(folder, 'codex-stop-output.schema.json'), 'utf8'))),
+  codex: ajv.compile(JSON.parse(readFileSync(join(folder, 'codex-stop.command.output.schema.json'), 'utf8'))),
   cursor: ajv.compile(JSON.parse(readFileSync(join(folder, 'cursor-stop-output.schema.json'), 'utf8'))),
 };
 

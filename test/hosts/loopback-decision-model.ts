@@ -10,7 +10,7 @@ export interface ReceivedRequest {
 }
 
 /** What the loopback server answers: a status and a JSON body, raw text, or nothing at all (a hang). */
-export type LoopbackReply = { status: number; json?: unknown; text?: string } | 'hang';
+export type LoopbackReply = { status: number; json?: unknown; text?: string; headers?: Record<string, string> } | 'hang';
 
 /**
  * A decision model on 127.0.0.1 (an ephemeral port) that answers each request
@@ -34,7 +34,7 @@ export async function startLoopbackDecisionModel(
       requests.push(request);
       const answer = reply(request, requests.length - 1);
       if (answer === 'hang') return;
-      res.writeHead(answer.status, { 'content-type': 'application/json', 'x-request-id': `req-${requests.length}` });
+      res.writeHead(answer.status, { 'content-type': 'application/json', 'x-request-id': `req-${requests.length}`, ...answer.headers });
       res.end(answer.text ?? JSON.stringify(answer.json ?? {}));
     });
   });

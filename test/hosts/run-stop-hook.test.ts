@@ -1,12 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
 import { EvaluationError } from '../../src/judge/evaluation-error.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
 import type { HookTestResult, HookTestRunner } from '../../src/hosts/hook-test-runner.js';
+import { acquireFileLock } from '../../src/hosts/file-lock.js';
+import { stopHookDeadlineMs } from '../../src/hosts/hook-deadline.js';
 import { runStopHook } from '../../src/hosts/run-stop-hook.js';
+import { parseStopwiseConfig } from '../../src/hosts/stopwise-config.js';
 
 function project(config: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'stopwise-run-'));
@@ -87,6 +90,22 @@ describe('runStopHook', () => {
     expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 
+  it('does not save its state when another invocation took its lock over while it ran', async () => {
+    const dir = project({});
+    const stateDir = join(dir, '.stopwise/state');
+    const takeover: HookTestRunner = {
+      async run() {
+        const [lock] = readdirSync(stateDir).filter((name) => name.endsWith('.json.lock'));
+        writeFileSync(join(stateDir, lock as string), JSON.stringify({ pid: process.pid, host: hostname(), token: 'another-invocation' }));
+        return { outcome: 'ran', evidence: { passed: false, failed: ['a > b'], ran: 1 } };
+      },
+    };
+    const run = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: takeover });
+    expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'block' });
+    expect(run.stderr).toMatch(/took over the lock on .* was not saved/);
+    expect(readdirSync(stateDir).filter((name) => name.startsWith('session-') && name.endsWith('.json'))).toEqual([]);
+  });
+
   it('turns an unexpected failure into an allowed stop with a message, never a crash', async () => {
     const dir = project({});
     const broken: HookTestRunner = {
@@ -97,4 +116,101 @@ describe('runStopHook', () => {
     const run = await runStopHook('cursor', stdin(dir), { env: {}, testRunner: broken });
     expect(run).toEqual({ exitCode: 0, stdout: '{}\n', stderr: expect.stringMatching(/the hook failed \(disk on fire\)/) });
   });
+});
+
+describe('runStopHook: one deadline from the start of the hook', () => {
+  const CONFIG = { task: 'Ship it', tests: { command: 'unused', timeoutMs: 60_000 }, judge: { client: 'system-one', timeoutMs: 30_000 } };
+  const deadlineMs = (() => {
+    const parsed = parseStopwiseConfig(CONFIG);
+    if (!parsed.ok) throw new Error(parsed.message);
+    return stopHookDeadlineMs(parsed.config);
+  })();
+  /** A start so long ago that `leftMs` of the deadline is left. */
+  const startedWith = (leftMs: number) => Date.now() - deadlineMs + leftMs;
+  const stateDir = (dir: string) => join(dir, '.stopwise/state');
+  const files = (dir: string) => readdirSync(stateDir(dir));
+  const state = (dir: string) => {
+    const [file] = files(dir).filter((name) => name.endsWith('.json'));
+    return JSON.parse(readFileSync(join(stateDir(dir), file as string), 'utf8')) as Record<string, unknown>;
+  };
+  const green: HookTestResult = { outcome: 'ran', evidence: { passed: true, failed: [], ran: 3 } };
+
+  it('is tests.timeoutMs + 2 × judge.timeoutMs + 20 s', () => {
+    expect(deadlineMs).toBe(60_000 + 2 * 30_000 + 20_000);
+  });
+
+  it('gives the test command only the time left, and says when the deadline stopped it', async () => {
+    const dir = project(CONFIG);
+    const given: number[] = [];
+    const runner: HookTestRunner = {
+      async run(tests) {
+        given.push(tests.timeoutMs);
+        return { outcome: 'timeout', timeoutMs: tests.timeoutMs };
+      },
+    };
+    const run = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: runner, startedAt: startedWith(10_000) });
+    expect(given[0]).toBeGreaterThan(3_000);
+    expect(given[0]).toBeLessThanOrEqual(8_000);
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout).systemMessage).toMatch(
+      /^stopwise: the test command was stopped after \d+ s, when the hook's deadline \(140 s from its start: tests.timeoutMs \+ 2 × judge.timeoutMs \+ 20 s\) was about to run out; .*A person should look\.$/,
+    );
+  });
+
+  it('allows the stop with a message when a step overruns the deadline, releases the lock and ends the span', async () => {
+    const dir = project(CONFIG);
+    const hanging: HookTestRunner = { run: () => new Promise(() => undefined) };
+    const started = Date.now();
+    const run = await runStopHook('codex', stdin(dir), { env: {}, testRunner: hanging, startedAt: startedWith(3_000) });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      systemMessage: "stopwise: the hook ran out of time while running the tests (its deadline is 140 s from its start: tests.timeoutMs + 2 × judge.timeoutMs + 20 s); the stop was allowed unchecked. A person should look.",
+    });
+    expect(files(dir).some((name) => name.endsWith('.lock'))).toBe(false);
+    expect(state(dir)).toMatchObject({ consecutiveBlocks: 0, totals: { attempts: 1, handoffs: 1 }, lastOutcome: { kind: 'handoff' } });
+  });
+
+  it('cuts a decision model that does not answer, and lets the evidence decide with a warning', async () => {
+    const dir = project(CONFIG);
+    const runner = scriptedRunner([{ outcome: 'ran', evidence: { passed: false, failed: ['a > b'], ran: 2 } }, green]);
+    const listening = {
+      evaluate: (_request: unknown, options?: { signal?: AbortSignal }) =>
+        new Promise<never>((_resolve, reject) => options?.signal?.addEventListener('abort', () => reject(options.signal?.reason))),
+    };
+    const red = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: runner, client: listening, startedAt: startedWith(4_000) });
+    expect(JSON.parse(red.stdout)).toMatchObject({
+      decision: 'block',
+      reason: expect.stringContaining('a > b'),
+      systemMessage: expect.stringContaining("could not be asked (no answer before the hook's deadline (140 s from its start"),
+    });
+    const passing = await runStopHook('claude-code', stdin(dir, { session_id: 'other' }), { env: {}, testRunner: runner, client: listening, startedAt: startedWith(4_000) });
+    expect(JSON.parse(passing.stdout).systemMessage).toMatch(/^stopwise: the tests pass, but the decision model could not be asked \(no answer before the hook's deadline/);
+  });
+
+  it('answers at the deadline even when the decision model ignores the abort', async () => {
+    const dir = project(CONFIG);
+    const deaf = { evaluate: () => new Promise<never>(() => undefined) };
+    const run = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: scriptedRunner([green]), client: deaf, startedAt: startedWith(4_000) });
+    expect(JSON.parse(run.stdout).systemMessage).toMatch(/^stopwise: the hook ran out of time while asking the decision model \(its deadline is 140 s/);
+    expect(existsSync(join(stateDir(dir), `${files(dir).find((name) => name.endsWith('.json'))}.lock`))).toBe(false);
+  });
+
+  it('waits at most 20 s for the lock of a session that another invocation holds', async () => {
+    const dir = project({ tests: { command: 'unused' } });
+    const first = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: scriptedRunner([green]) });
+    expect(first.stdout).toBe('');
+    const [file] = files(dir).filter((name) => name.endsWith('.json'));
+    const held = await acquireFileLock(join(stateDir(dir), file as string));
+    try {
+      const started = Date.now();
+      const run = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: scriptedRunner([green]) });
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(19_000);
+      expect(waited).toBeLessThan(40_000);
+      expect(JSON.parse(run.stdout).systemMessage).toMatch(/another stop hook for this session is still running \(.*longer than 20000 ms\)/);
+    } finally {
+      await held.release();
+    }
+  }, 60_000);
 });

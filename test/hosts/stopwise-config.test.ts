@@ -52,12 +52,29 @@ describe('parseStopwiseConfig', () => {
     expect(message({ tests: { command: '' } })).toBe('tests.command: must not be empty');
     expect(message({ tests: { command: 'x', timeoutMs: 0 } })).toBe('tests.timeoutMs: must be above 0, got 0');
     expect(message({ tests: { command: 'x', report: { format: 'xml' } } })).toBe(
-      'tests.report.format: must be one of "junit", "tap", "vitest-json", "jest-json", got "xml"',
+      'tests.report.format: must be one of "junit", "tap", "vitest-json", "jest-json", "exit-code", got "xml"',
     );
     expect(message({ tests: { command: 'x' }, maxConsecutiveBlocks: 1.5 })).toMatch(/^maxConsecutiveBlocks: expected a number, got 1.5/);
     expect(message({ tests: { command: 'x' }, judge: { client: 'gpt' } })).toMatch(/^judge.client: must be one of "none", "system-one", "openai-compatible"/);
     expect(message({ tests: { command: 'x' }, judge: { client: 'system-one', baseURL: 'not a url' }, task: 't' })).toBe(
       'judge.baseURL: must be an http(s) URL, got "not a url"',
+    );
+  });
+
+  it('refuses a timeout longer than the longest timer Node can run', () => {
+    expect(message({ tests: { command: 'x', timeoutMs: 3_000_000_000 } })).toBe(
+      'tests.timeoutMs: must be at most 2147483647 (about 24.8 days, the longest timer Node can run), got 3000000000',
+    );
+    expect(message({ tests: { command: 'x' }, judge: { client: 'none', timeoutMs: 2 ** 31 } })).toMatch(/^judge.timeoutMs: must be at most 2147483647 /);
+    const longest = parseStopwiseConfig({ tests: { command: 'x', timeoutMs: 2 ** 31 - 1 }, judge: { client: 'none', timeoutMs: 2 ** 31 - 1 } });
+    expect(longest.ok && [longest.config.tests.timeoutMs, longest.config.judge.timeoutMs]).toEqual([2 ** 31 - 1, 2 ** 31 - 1]);
+  });
+
+  it('reads the exit-code evidence mode, which takes no report path', () => {
+    const parsed = parseStopwiseConfig({ tests: { command: 'make test', report: { format: 'exit-code' } } });
+    expect(parsed.ok && parsed.config.tests).toEqual({ command: 'make test', report: { format: 'exit-code' }, timeoutMs: 240_000 });
+    expect(message({ tests: { command: 'make test', report: { format: 'exit-code', path: 'r.xml' } } })).toBe(
+      'tests.report.path: not used with format "exit-code" (no report is read: the exit code alone decides)',
     );
   });
 
@@ -70,6 +87,10 @@ describe('parseStopwiseConfig', () => {
       'unknown key "maxConsecutiveBlock"; expected task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir',
     );
     expect(message({ tests: { command: 'x', cmd: 'y' } })).toBe('tests: unknown key "cmd"; expected command, args, report, timeoutMs');
+    expect(message({ tests: { command: 'x', report: { format: 'tap', file: 'r.tap' } } })).toBe('tests.report: unknown key "file"; expected format, path');
+    expect(message({ tests: { command: 'x' }, judge: { client: 'none', url: 'u', key2: 1 } })).toBe(
+      'judge: unknown keys "url", "key2"; expected client, baseURL, model, apiKeyEnv, timeoutMs',
+    );
   });
 
   it('refuses an API key in the file and says where it belongs', () => {

@@ -1,0 +1,44 @@
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseJsonText, readJsonFile } from '../../src/input/read-json-file.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'stopwise-json-'));
+const file = (name: string, text: string) => {
+  const path = join(folder, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('readJsonFile', () => {
+  it('reads a JSON file, with or without a byte-order mark', async () => {
+    expect(await readJsonFile(file('plain.json', '{"a": 1}'))).toEqual({ kind: 'found', value: { a: 1 } });
+    expect(await readJsonFile(file('bom.json', '\ufeff[1, 2]'))).toEqual({ kind: 'found', value: [1, 2] });
+  });
+
+  it('tells a missing file from one that is there but unusable', async () => {
+    expect(await readJsonFile(join(folder, 'nope.json'))).toEqual({ kind: 'missing' });
+    expect(await readJsonFile(file('broken.json', '{"a": '))).toEqual({ kind: 'invalid', message: expect.stringMatching(/^not valid JSON \(/) });
+    expect(await readJsonFile(file('empty.json', ''))).toEqual({ kind: 'invalid', message: expect.stringMatching(/^not valid JSON/) });
+    mkdirSync(join(folder, 'dir.json'));
+    expect(await readJsonFile(join(folder, 'dir.json'))).toEqual({ kind: 'invalid', message: 'cannot be read (is a folder, expected a file)' });
+  });
+
+  it('refuses a file larger than maxBytes without reading it', async () => {
+    expect(await readJsonFile(file('big.json', `[${'1,'.repeat(100)}1]`), { maxBytes: 50 })).toEqual({ kind: 'invalid', message: 'larger than 50 bytes' });
+  });
+
+  it.skipIf(process.getuid?.() === 0)('says when a file cannot be read', async () => {
+    const path = file('secret.json', '{}');
+    chmodSync(path, 0o000);
+    expect(await readJsonFile(path)).toEqual({ kind: 'invalid', message: 'cannot be read (permission denied)' });
+  });
+});
+
+describe('parseJsonText', () => {
+  it('parses text, skipping a byte-order mark, and words an error', () => {
+    expect(parseJsonText('\ufeff{"ok": true}')).toEqual({ ok: true, value: { ok: true } });
+    expect(parseJsonText('nope')).toEqual({ ok: false, message: expect.stringMatching(/^not valid JSON \(.+\)$/) });
+  });
+});

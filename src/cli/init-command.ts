@@ -11,7 +11,7 @@ import { readJsonFile } from '../input/read-json-file.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
 
-const HELP = `usage: stopwise init <claude-code|codex|cursor> [--test-command "COMMAND"]
+const HELP = `usage: stopwise init <claude-code|codex|cursor> [--test-command "COMMAND"] [--exec]
 
 Sets up the stopwise stop hook in the current project:
   - writes a starter ${CONFIG_FILE_NAME} (unless there is one), with the test
@@ -26,6 +26,10 @@ options:
                           node --test, mocha, pytest, vitest and jest a report
                           option is added, any other command is judged by its
                           exit code alone (with a warning)
+  --exec                  Claude Code only: write the exec form (command "npx",
+                          args ["stopwise", "hook", "claude-code"]), spawned
+                          without a shell; the default shell form starts the
+                          project's own install with node, much faster than npx
   -h, --help              show this help
 
 exit codes: 0 done; 1 a file could not be read or has a shape the host does not read; 2 usage error`;
@@ -36,7 +40,11 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { 'test-command': { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        'test-command': { type: 'string' },
+        exec: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -48,6 +56,10 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     return 0;
   }
   const host = hostArgument(parsed.positionals, HELP);
+  const form = parsed.values.exec ? 'exec' : 'shell';
+  if (form === 'exec' && host !== 'claude-code') {
+    throw new CliUsageError(`--exec is for claude-code only: ${host} runs hook commands in a shell`);
+  }
   const given = parsed.values['test-command'];
   if (given !== undefined && given.trim() === '') throw new CliUsageError('--test-command must not be empty');
 
@@ -87,7 +99,7 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     return 1;
   }
   const timeoutSeconds = hostTimeoutSeconds(timeouts);
-  const merged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds);
+  const merged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds, form);
   if (!merged.ok) {
     io.stderr(`stopwise init: ${merged.message}; not touching it\n`);
     return 1;
@@ -95,7 +107,11 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   if (merged.changed) {
     await mkdir(dirname(settingsPath), { recursive: true });
     await writeFile(settingsPath, `${JSON.stringify(merged.value, null, 2)}\n`);
-    report.push(`${settingsFile}: stop hook added (\`stopwise hook ${host}\` on the project's own install, else npx; timeout ${timeoutSeconds} s)`);
+    report.push(
+      form === 'exec'
+        ? `${settingsFile}: stop hook added (exec form: npx stopwise hook ${host}; timeout ${timeoutSeconds} s)`
+        : `${settingsFile}: stop hook added (\`stopwise hook ${host}\` on the project's own install, else npx; timeout ${timeoutSeconds} s)`,
+    );
     if (!(await isLocalDependency(io.cwd))) {
       report.push(
         'stopwise is not a dependency in package.json: the hook will start through `npx stopwise` at every turn, several times slower than on a local install; `npm install -D stopwise` fixes that.',

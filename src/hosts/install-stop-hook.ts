@@ -28,8 +28,25 @@ export function stopHookCommand(host: HookHost, platform: NodeJS.Platform = proc
   return host === 'claude-code' ? script : `sh -c '${script}'`;
 }
 
+/**
+ * How `stopwise init` writes the hook command: `shell` (the default) finds the
+ * project's own install and falls back to npx; `exec` is Claude Code's exec
+ * form, `command` plus `args` spawned without a shell (`npx stopwise hook
+ * claude-code`), slower to start but free of any shell.
+ */
+export type StopHookForm = 'shell' | 'exec';
+
 /** The stop hook entry `stopwise init` adds for a host. */
-export function stopHookEntry(host: HookHost, timeoutSeconds: number, platform: NodeJS.Platform = process.platform): Record<string, unknown> {
+export function stopHookEntry(
+  host: HookHost,
+  timeoutSeconds: number,
+  platform: NodeJS.Platform = process.platform,
+  form: StopHookForm = 'shell',
+): Record<string, unknown> {
+  if (form === 'exec') {
+    if (host !== 'claude-code') throw new TypeError(`the exec form (command plus args) is Claude Code's; ${host} runs hook commands in a shell`);
+    return { type: 'command', command: 'npx', args: ['stopwise', 'hook', host], timeout: timeoutSeconds };
+  }
   const command = stopHookCommand(host, platform);
   return host === 'cursor' ? { command, timeout: timeoutSeconds, loop_limit: 5 } : { type: 'command', command, timeout: timeoutSeconds };
 }
@@ -44,6 +61,7 @@ export function mergeStopHook(
   host: HookHost,
   existing: unknown,
   timeoutSeconds: number,
+  form: StopHookForm = 'shell',
 ): { readonly ok: true; readonly changed: boolean; readonly value: Record<string, unknown> } | { readonly ok: false; readonly message: string } {
   const file = HOOK_SETTINGS_PATHS[host];
   if (existing !== undefined && (typeof existing !== 'object' || existing === null || Array.isArray(existing))) {
@@ -60,7 +78,7 @@ export function mergeStopHook(
   if (!Array.isArray(entries)) return { ok: false, message: `${file}: "hooks.${event}" must be an array, got ${describeValue(entries)}` };
   if (entries.some((entry) => containsStopwiseHook(entry, host))) return { ok: true, changed: false, value: root };
 
-  const entry = stopHookEntry(host, timeoutSeconds);
+  const entry = stopHookEntry(host, timeoutSeconds, process.platform, form);
   const added = host === 'cursor' ? entry : { hooks: [entry] };
   root.hooks = { ...(hooks as Record<string, unknown>), [event]: [...entries, added] };
   return { ok: true, changed: true, value: root };

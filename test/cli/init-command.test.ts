@@ -135,9 +135,22 @@ describe('stopwise init', () => {
     expect((await init(dir, 'claude-code')).stderr).toMatch(/"hooks.Stop" must be an array/);
   });
 
+  it('writes the exec form for Claude Code with --exec, once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+    const run = await init(dir, 'claude-code', '--exec', '--test-command', 'node --test');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/stop hook added \(exec form: npx stopwise hook claude-code; timeout \d+ s\)/);
+    const entry = { type: 'command', command: 'npx', args: ['stopwise', 'hook', 'claude-code'], timeout: 330 };
+    expect(json(dir, '.claude/settings.json')).toEqual({ hooks: { Stop: [{ hooks: [entry] }] } });
+    const first = snapshot(dir);
+    expect((await init(dir, 'claude-code', '--exec')).code).toBe(0);
+    expect((await init(dir, 'claude-code')).code).toBe(0);
+    expect(snapshot(dir)).toEqual(first);
+  });
+
   it('exits 2 on a usage error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
-    for (const args of [[], ['windsurf'], ['codex', '--test-command', ''], ['codex', '--bogus']]) {
+    for (const args of [[], ['windsurf'], ['codex', '--test-command', ''], ['codex', '--bogus'], ['codex', '--exec']]) {
       expect((await init(dir, ...args)).code).toBe(2);
     }
   });

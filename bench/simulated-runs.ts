@@ -16,6 +16,7 @@
 //   repeat exactly for 3 to 5 steps;
 // - outputs of 150 B to about 12 KB, so a request spans 1 to 4 blocks of 4 KB.
 import type { RunTrace, RunTraceStep } from '../src/index.js';
+import { createSeededRandom } from '../src/calibrate/seeded-random.js';
 
 /** Options of {@link generateSimulatedRuns}. */
 export interface SimulatedRunOptions {
@@ -38,21 +39,9 @@ const WORDS = (
   'looked at the stack trace moved the validation into the constructor kept the public signature unchanged'
 ).split(' ');
 
-/** A seeded generator of numbers in [0, 1): mulberry32. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Simulated runs in the replay format; the same seed always gives the same runs. */
 export function generateSimulatedRuns({ seed, runs }: SimulatedRunOptions): RunTrace[] {
-  const random = createRandom(seed);
+  const random = createSeededRandom(seed);
   const integer = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
   const between = (min: number, max: number) => min + random() * (max - min);
   const round2 = (value: number) => Math.round(Math.min(1, Math.max(0, value)) * 100) / 100;

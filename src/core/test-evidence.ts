@@ -1,3 +1,5 @@
+import { describeValue } from './describe-value.js';
+
 /**
  * The result of a test run (or any deterministic check folded into one).
  *
@@ -55,22 +57,5 @@ export function assertTestEvidence(tests: TestEvidence): void {
     if (typeof name !== 'string') {
       throw new TypeError(`tests.failed[${index}] must be a string, got ${describeValue(name)}`);
     }
-  }
-}
-
-/** A short, safe description of an untrusted value for error messages. */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'string':
-      return value.length > 40 ? `a string "${value.slice(0, 37)}..."` : `"${value}"`;
-    case 'number':
-    case 'boolean':
-    case 'bigint':
-    case 'undefined':
-      return String(value);
-    default:
-      return `a ${typeof value}`;
   }
 }

@@ -1,3 +1,4 @@
+import { describeValue } from '../core/describe-value.js';
 import { EvidenceError, type ReportFormat } from './evidence-error.js';
 import { addFailure, createTally, finishTally, type ReportEvidence } from './report-evidence.js';
 
@@ -26,19 +27,19 @@ export function readJestShapedReport(input: unknown, dialect: JestShapedDialect)
     throw new EvidenceError('shape', dialect.format, message, { path });
   };
   if (typeof report !== 'object' || report === null || Array.isArray(report)) {
-    fail('$', `expected a JSON object with testResults, got ${kind(report)}`);
+    fail('$', `expected a JSON object with testResults, got ${describeValue(report)}`);
   }
   const root = report as Record<string, unknown>;
   const files = root['testResults'];
-  if (!Array.isArray(files)) fail('testResults', `expected an array of test files, got ${kind(files)}`);
+  if (!Array.isArray(files)) fail('testResults', `expected an array of test files, got ${describeValue(files)}`);
   const fileList = files as unknown[];
 
   const fileNames = fileList.map((file, index) => {
     if (typeof file !== 'object' || file === null || Array.isArray(file)) {
-      fail(`testResults[${index}]`, `expected an object, got ${kind(file)}`);
+      fail(`testResults[${index}]`, `expected an object, got ${describeValue(file)}`);
     }
     const name = (file as Record<string, unknown>)['name'];
-    if (typeof name !== 'string') fail(`testResults[${index}].name`, `expected the test file path, got ${kind(name)}`);
+    if (typeof name !== 'string') fail(`testResults[${index}].name`, `expected the test file path, got ${describeValue(name)}`);
     return name as string;
   });
   const base = commonDirectory(fileNames);
@@ -52,15 +53,15 @@ export function readJestShapedReport(input: unknown, dialect: JestShapedDialect)
     const where = `testResults[${index}]`;
     const fileName = relativeName(fileNames[index] ?? '', base);
     const assertions = file['assertionResults'] ?? [];
-    if (!Array.isArray(assertions)) fail(`${where}.assertionResults`, `expected an array of tests, got ${kind(assertions)}`);
+    if (!Array.isArray(assertions)) fail(`${where}.assertionResults`, `expected an array of tests, got ${describeValue(assertions)}`);
     let failedHere = 0;
     for (const [position, test] of (assertions as unknown[]).entries()) {
       const at = `${where}.assertionResults[${position}]`;
-      if (typeof test !== 'object' || test === null || Array.isArray(test)) fail(at, `expected an object, got ${kind(test)}`);
+      if (typeof test !== 'object' || test === null || Array.isArray(test)) fail(at, `expected an object, got ${describeValue(test)}`);
       const entry = test as Record<string, unknown>;
       const status = entry['status'];
       if (typeof status !== 'string' || (!RAN.has(status) && !NOT_RUN.has(status))) {
-        fail(`${at}.status`, `expected passed, failed, skipped, pending, todo or disabled, got ${kind(status)}`);
+        fail(`${at}.status`, `expected passed, failed, skipped, pending, todo or disabled, got ${describeValue(status)}`);
       }
       if (NOT_RUN.has(status as string)) {
         tally.skipped += 1;
@@ -70,13 +71,13 @@ export function readJestShapedReport(input: unknown, dialect: JestShapedDialect)
       if (status !== 'failed') continue;
       failedHere += 1;
       const title = entry['title'];
-      if (typeof title !== 'string') fail(`${at}.title`, `expected the test title, got ${kind(title)}`);
+      if (typeof title !== 'string') fail(`${at}.title`, `expected the test title, got ${describeValue(title)}`);
       const ancestors = entry['ancestorTitles'] ?? [];
       if (!Array.isArray(ancestors) || ancestors.some((part) => typeof part !== 'string')) {
-        fail(`${at}.ancestorTitles`, `expected an array of describe titles, got ${kind(ancestors)}`);
+        fail(`${at}.ancestorTitles`, `expected an array of describe titles, got ${describeValue(ancestors)}`);
       }
       const messages = entry['failureMessages'] ?? [];
-      if (!Array.isArray(messages)) fail(`${at}.failureMessages`, `expected an array of messages, got ${kind(messages)}`);
+      if (!Array.isArray(messages)) fail(`${at}.failureMessages`, `expected an array of messages, got ${describeValue(messages)}`);
       const message = (messages as unknown[]).filter((part): part is string => typeof part === 'string').join('\n');
       const name = [fileName, ...(ancestors as string[]), title as string].filter((part) => part !== '').join(dialect.separator);
       addFailure(tally, name, stripAnsi(message), seen);
@@ -115,9 +116,7 @@ function parseInput(input: unknown, format: ReportFormat): unknown {
     const offset = position?.[1] === undefined ? undefined : Number(position[1]);
     const truncated = /Unexpected end of JSON input|Unterminated string/.test(detail) || offset === text.length;
     const location = offset === undefined ? {} : lineAndColumn(text, offset);
-    return (() => {
-      throw new EvidenceError(truncated ? 'truncated' : 'syntax', format, `not valid JSON: ${detail}`, location, { cause: error });
-    })();
+    throw new EvidenceError(truncated ? 'truncated' : 'syntax', format, `not valid JSON: ${detail}`, location, { cause: error });
   }
 }
 
@@ -147,14 +146,6 @@ function commonDirectory(paths: readonly string[]): string {
 function relativeName(path: string, base: string): string {
   const normal = path.replace(/\\/g, '/');
   return base !== '' && normal.startsWith(base) ? normal.slice(base.length) : normal;
-}
-
-function kind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value.length > 40 ? `a string "${value.slice(0, 37)}..."` : `"${value}"`;
-  if (typeof value === 'object') return 'an object';
-  return typeof value === 'undefined' ? 'nothing' : `${typeof value} ${String(value)}`;
 }
 
 // eslint-disable-next-line no-control-regex

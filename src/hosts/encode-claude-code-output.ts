@@ -1,5 +1,5 @@
 import type { StopHookDecision } from './decide-stop-hook.js';
-import { encodeBlockReason } from './encode-block-reason.js';
+import { encodeBlockOrMessage } from './encode-block-reason.js';
 
 /** A Claude Code `Stop`/`SubagentStop` hook answer (JSON on stdout, exit 0). */
 export interface ClaudeCodeStopOutput {
@@ -34,11 +34,5 @@ export function encodeClaudeCodeOutput(
   decision: StopHookDecision,
   options: ClaudeCodeOutputOptions = {},
 ): ClaudeCodeStopOutput | undefined {
-  if (decision === undefined) return undefined;
-  if (!('decision' in decision)) return { systemMessage: decision.systemMessage };
-  return {
-    decision: 'block',
-    reason: encodeBlockReason(decision.reason, options.additionalContext),
-    ...(decision.systemMessage === undefined ? {} : { systemMessage: decision.systemMessage }),
-  };
+  return encodeBlockOrMessage(decision, options.additionalContext);
 }

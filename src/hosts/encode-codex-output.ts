@@ -1,5 +1,5 @@
 import type { StopHookDecision } from './decide-stop-hook.js';
-import { encodeBlockReason } from './encode-block-reason.js';
+import { encodeBlockOrMessage } from './encode-block-reason.js';
 
 /**
  * A Codex `Stop` hook answer. Codex rejects any key outside `continue`,
@@ -26,11 +26,5 @@ export interface CodexOutputOptions {
  * @see https://developers.openai.com/codex/hooks
  */
 export function encodeCodexOutput(decision: StopHookDecision, options: CodexOutputOptions = {}): CodexStopOutput | undefined {
-  if (decision === undefined) return undefined;
-  if (!('decision' in decision)) return { systemMessage: decision.systemMessage };
-  return {
-    decision: 'block',
-    reason: encodeBlockReason(decision.reason, options.additionalContext),
-    ...(decision.systemMessage === undefined ? {} : { systemMessage: decision.systemMessage }),
-  };
+  return encodeBlockOrMessage(decision, options.additionalContext);
 }

@@ -1,4 +1,4 @@
-import { describeValue } from '../core/test-evidence.js';
+import { describeValue } from '../core/describe-value.js';
 import type { HookHost } from './hook-host.js';
 
 /** Where each host reads its project hooks, relative to the project. */

@@ -1,4 +1,4 @@
-import { describeValue } from '../core/test-evidence.js';
+import { describeValue } from '../core/describe-value.js';
 
 /**
  * What a host sends a stop hook on stdin, reduced to the fields stopwise knows

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
-import { describeValue } from '../core/test-evidence.js';
+import { describeValue } from '../core/describe-value.js';
 import type { TestReportOptions } from '../evidence/run-tests.js';
 
 /** The name of the configuration file the hook looks for. */

@@ -1,5 +1,5 @@
 import { assertProbability } from '../core/criterion-probabilities.js';
-import { describeValue } from '../core/test-evidence.js';
+import { describeValue } from '../core/describe-value.js';
 import { setOwnProperty } from '../core/own-property.js';
 
 /** Why a line-oriented input could not be read, and where. */

@@ -2,6 +2,7 @@ import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationRe
 import { validateEvaluationResult } from './validate-evaluation-result.js';
 import { setOwnProperty } from '../core/own-property.js';
 import { canonicalJson } from './canonical-json.js';
+import { assertEvaluationClient } from './check-completion.js';
 
 /** Options of {@link createCachedClient}. */
 export interface CachedClientOptions {
@@ -33,9 +34,7 @@ export interface CachedClient extends EvaluationClient {
  * const client = createCachedClient(createHostedClient(), { maxEntries: 256 });
  */
 export function createCachedClient(client: EvaluationClient, options: CachedClientOptions): CachedClient {
-  if (typeof client !== 'object' || client === null || typeof client.evaluate !== 'function') {
-    throw new TypeError('createCachedClient needs an EvaluationClient');
-  }
+  assertEvaluationClient(client);
   const maxEntries = options?.maxEntries;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new TypeError(`maxEntries must be a positive integer, got ${String(maxEntries)}`);

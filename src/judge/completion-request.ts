@@ -1,4 +1,5 @@
-import { assertTestEvidence, describeValue, type TestEvidence } from '../core/test-evidence.js';
+import { assertTestEvidence, type TestEvidence } from '../core/test-evidence.js';
+import { describeValue } from '../core/describe-value.js';
 import { doneCriteria } from './boolean-question.js';
 import type { EvaluationQuestions, EvaluationRequest } from './evaluation-client.js';
 import { assertEvaluationQuestions } from './validate-evaluation-result.js';

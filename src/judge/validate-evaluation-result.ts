@@ -1,5 +1,5 @@
 import type { CriterionProbabilities } from '../core/criterion-probabilities.js';
-import { describeValue } from '../core/test-evidence.js';
+import { describeValue } from '../core/describe-value.js';
 import type { EvaluationQuestions, EvaluationResult, EvaluationUsage } from './evaluation-client.js';
 import { EvaluationError } from './evaluation-error.js';
 import { setOwnProperty } from '../core/own-property.js';
@@ -82,9 +82,16 @@ export function assertEvaluationQuestions(questions: EvaluationQuestions): void 
   }
 }
 
+/** The token counts of a reported usage that are non-negative finite numbers; anything else is left out. */
 function readUsage(usage: unknown): EvaluationUsage | undefined {
   if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) return undefined;
-  return usage as EvaluationUsage;
+  const { inputTokens, outputTokens } = usage as Record<string, unknown>;
+  const valid = (count: unknown): count is number => typeof count === 'number' && Number.isFinite(count) && count >= 0;
+  if (!valid(inputTokens) && !valid(outputTokens)) return undefined;
+  return {
+    ...(valid(inputTokens) ? { inputTokens } : {}),
+    ...(valid(outputTokens) ? { outputTokens } : {}),
+  };
 }
 
 function invalid(message: string): EvaluationError {

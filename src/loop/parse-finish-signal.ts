@@ -1,3 +1,4 @@
+import { describeValue } from '../core/describe-value.js';
 import * as z from 'zod/mini';
 import { FINISH_KINDS, type FinishSignal } from '../core/finish-signal.js';
 
@@ -42,7 +43,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined, input: unknown): Fin
       const keys = issue.keys.map((key) => JSON.stringify(key)).join(', ');
       return { field: issue.keys[0] ?? 'input', message: `unknown field ${keys}: finish takes only kind and note` };
     }
-    return { field: 'input', message: `input: expected an object { kind, note }, got ${typeName(input)}` };
+    return { field: 'input', message: `input: expected an object { kind, note }, got ${describeValue(input)}` };
   }
   const field = String(issue.path[0]);
   if (field === 'kind') {
@@ -52,19 +53,13 @@ function describeIssue(issue: z.core.$ZodIssue | undefined, input: unknown): Fin
   if (issue.code === 'custom' || note === undefined || note === '') {
     return { field, message: `note: a ${String(kind)} needs a non-empty note (${kind === 'give_up' ? 'what was tried and why it cannot work' : 'the question for a person'})` };
   }
-  return { field, message: `note: expected a string, got ${typeName(note)}` };
+  return { field, message: `note: expected a string, got ${describeValue(note)}` };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
-}
-
 function show(value: unknown): string {
-  return value === undefined ? 'nothing' : typeof value === 'string' ? JSON.stringify(value) : typeName(value);
+  return value === undefined ? 'nothing' : typeof value === 'string' ? JSON.stringify(value) : describeValue(value);
 }

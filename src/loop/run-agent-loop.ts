@@ -1,3 +1,4 @@
+import { describeValue, safeJson } from '../core/describe-value.js';
 import { addUsage, checkBudget, emptyUsage, remainingBudget } from '../core/budget.js';
 import type { BudgetLimitKind, BudgetLimits, BudgetRemaining, BudgetUsage } from '../core/budget.js';
 import type { FinishSignal } from '../core/finish-signal.js';
@@ -288,7 +289,7 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOu
         return { question, waitedMs, timedOut: true };
       }
       if (typeof answer !== 'string') {
-        throw new CallFailed('askHuman', new TypeError(`askHuman must resolve to a string, got ${typeName(answer)}`));
+        throw new CallFailed('askHuman', new TypeError(`askHuman must resolve to a string, got ${describeValue(answer)}`));
       }
       return { question, answer, waitedMs, timedOut: false };
     } finally {
@@ -423,18 +424,6 @@ function errorMessage(thrown: unknown): string {
   if (thrown instanceof Error) return thrown.message;
   if (typeof thrown === 'string') return thrown;
   return `non-error value thrown: ${safeJson(thrown)}`;
-}
-
-function typeName(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 function assertOptions(options: RunAgentLoopOptions): void {

@@ -24,6 +24,13 @@ describe('validateEvaluationResult', () => {
     expect(valid).toEqual({ probabilities: { acceptanceCovered: 0.2, noOpenQuestions: 0.9 }, model: 'm', usage: { inputTokens: 10 } });
   });
 
+  it('keeps only token counts that are non-negative finite numbers', () => {
+    const read = (usage: unknown) => validateEvaluationResult({ answers: answers(0.2), model: 'm', usage } as never, doneCriteria).usage;
+    expect(read({ inputTokens: '12', outputTokens: 3, cached: 1 })).toEqual({ outputTokens: 3 });
+    expect(read({ inputTokens: Number.NaN, outputTokens: -1 })).toBeUndefined();
+    expect(read('lots')).toBeUndefined();
+  });
+
   it('accepts 0 and 1', () => {
     expect(validateEvaluationResult({ answers: answers(0, 1), model: 'm' }, doneCriteria).probabilities).toEqual({
       acceptanceCovered: 0,

@@ -8,7 +8,8 @@ import type {
 } from '../../core/completion-action.js';
 import type { CriterionProbabilities } from '../../core/criterion-probabilities.js';
 import { DEFAULT_POLICY, createStopPolicy, type StopPolicy } from '../../core/stop-policy.js';
-import { assertTestEvidence, describeValue, type TestEvidence } from '../../core/test-evidence.js';
+import { assertTestEvidence, type TestEvidence } from '../../core/test-evidence.js';
+import { describeValue } from '../../core/describe-value.js';
 import { assertStepCap } from './hard-cap-stop-when.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { StepResult, StopCondition, ToolSet } from 'ai';
 import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
-import { describeValue } from '../../core/test-evidence.js';
+import { describeValue } from '../../core/describe-value.js';
 import { hardCapStopWhen } from './hard-cap-stop-when.js';
 
 /** A check of the steps so far: `true` stops the loop. It may be asynchronous. */

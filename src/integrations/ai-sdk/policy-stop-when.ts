@@ -1,7 +1,8 @@
 import type { StepResult, StopCondition, ToolSet } from 'ai';
 import { advanceLoopState, initialLoopState, type AgentLoopState } from '../../core/agent-loop-state.js';
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from '../../core/stop-policy.js';
-import { assertTestEvidence, describeValue, type TestEvidence } from '../../core/test-evidence.js';
+import { assertTestEvidence, type TestEvidence } from '../../core/test-evidence.js';
+import { describeValue } from '../../core/describe-value.js';
 import { assertEvaluationClient } from '../../judge/check-completion.js';
 import { decideCompletionAfterEvaluate } from '../../judge/decide-completion-after-evaluate.js';
 import type { EvaluationClient, EvaluationQuestions } from '../../judge/evaluation-client.js';

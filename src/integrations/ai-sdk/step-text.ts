@@ -1,3 +1,4 @@
+import { safeJson } from '../../core/describe-value.js';
 /** The parts of an AI SDK step result these helpers read. */
 export interface StepTextParts {
   readonly text: string;
@@ -20,12 +21,4 @@ export function stepProgressText(step: StepTextParts): string {
   let text = step.text;
   for (const call of step.toolCalls) text += `\n[${call.toolName} ${safeJson(call.input)}]`;
   return text;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'undefined';
-  } catch {
-    return String(value);
-  }
 }

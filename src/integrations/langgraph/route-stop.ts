@@ -1,4 +1,4 @@
-import { describeValue } from '../../core/test-evidence.js';
+import { describeValue } from '../../core/describe-value.js';
 
 /** What the working model said at the end of its turn. */
 export type StopSignal = 'continue' | 'done' | 'give_up' | 'need_help';

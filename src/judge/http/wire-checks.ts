@@ -1,4 +1,4 @@
-import { describeValue } from '../../core/test-evidence.js';
+import { describeValue } from '../../core/describe-value.js';
 import type { EvaluationRequest } from '../evaluation-client.js';
 import { EvaluationError } from '../evaluation-error.js';
 

@@ -1,7 +1,7 @@
 // Reads P(yes) from an OpenAI-compatible chat completion generated with
 // `max_tokens: 1, logprobs: true, top_logprobs: 20`.
 // See https://platform.openai.com/docs/api-reference/chat/object (choices[].logprobs.content[].top_logprobs).
-import { describeValue } from '../../core/test-evidence.js';
+import { describeValue } from '../../core/describe-value.js';
 import { EvaluationError } from '../evaluation-error.js';
 
 /** P(yes) normalised over the yes/no variants, with the mass each side held. */

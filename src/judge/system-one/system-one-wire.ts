@@ -1,6 +1,6 @@
 // The System One decision-model wire format: questions of SDK type `boolean`
 // travel as `noul`, answers come back as `{ type: 'noul', noul: P(yes) }`.
-import { describeValue } from '../../core/test-evidence.js';
+import { describeValue } from '../../core/describe-value.js';
 import type { EvaluationQuestions, EvaluationResult, EvaluationUsage } from '../evaluation-client.js';
 import { EvaluationError } from '../evaluation-error.js';
 import { assertSendableRequest, isTokenCount } from '../http/wire-checks.js';

@@ -39,7 +39,7 @@ describe('createCompletionStopWhen', () => {
     const check = (() => Promise.resolve({ action: 'stop_done' })) as unknown as () => boolean;
     await expect(
       generateText({ model: toolLoopModel('edit'), tools: workspace(1).tools, prompt: 'x', stopWhen: createCompletionStopWhen(check) }),
-    ).rejects.toThrow(/must return a boolean, got a object/);
+    ).rejects.toThrow(/must return a boolean, got an object/);
   });
 
   it('lets an error of the check reject the loop instead of stopping it quietly', async () => {

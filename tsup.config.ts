@@ -24,8 +24,10 @@ const shared: Options = {
 };
 
 export default defineConfig([
-  // The library: dependencies stay imports of the installed packages. Its clean leaves dist/bin to the build below.
-  { ...shared, entry: entries, dts: { entry: entries }, clean: ['!bin/**'] },
+  // The library: dependencies stay imports of the installed packages, except the few zod/mini functions the
+  // finish tool and the hook configuration use, bundled so that `import 'stopwise'` does not load zod (see the
+  // core bench). Its clean leaves dist/bin to the build below.
+  { ...shared, entry: entries, dts: { entry: entries }, clean: ['!bin/**'], noExternal: ['zod'] },
   // The `stopwise` command is a program: it bundles the packages a stop hook loads at every agent turn, which
   // loads faster than resolving them as separate modules (`npm run bench -- hook` compares the two).
   // tap-parser's dependencies are CommonJS and call require() for Node built-ins, hence the banner.

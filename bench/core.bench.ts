@@ -7,7 +7,24 @@ import {
   type AgentLoopState,
   type TestEvidence,
 } from '../src/index.js';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { formatBytes, heapRetained, measure, printTable } from './harness.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Median wall time, in ms, of a fresh Node process running `script` (ESM) from the project root, over `runs` runs. */
+function processMs(script: string, runs: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const began = performance.now();
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    times.push(performance.now() - began);
+    if (child.status !== 0) throw new Error(`${script} failed: ${child.stderr}`);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(runs / 2)] as number;
+}
 
 const POLICY_WINDOW = 3;
 const PROBABILITIES = { acceptanceCovered: 0.62, noOpenQuestions: 0.91 };
@@ -106,5 +123,19 @@ export default async function run(): Promise<void> {
     'core: decisions per second',
     ['case', 'decisions/s', 'mean'],
     Object.entries(decisions).map(([name, r]) => [name, Math.round(r.opsPerSecond).toLocaleString('en'), `${r.meanUs.toFixed(3)} us`]),
+  );
+
+  // What `import 'stopwise'` costs a process, and how much of it is zod/mini (the finish tool's validator).
+  const runs = 15;
+  const bare = processMs('', runs);
+  const imports = [
+    ['node (nothing imported)', bare],
+    ["import 'zod/mini'", processMs("await import('zod/mini')", runs)],
+    ["import 'stopwise'", processMs("await import('stopwise')", runs)],
+  ] as const;
+  printTable(
+    `core: a fresh process importing the main entry (median of ${runs} runs)`,
+    ['process', 'median', 'beyond bare node'],
+    imports.map(([name, ms]) => [name, `${ms.toFixed(1)} ms`, `${(ms - bare).toFixed(1)} ms`]),
   );
 }

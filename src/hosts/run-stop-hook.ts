@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { parseJsonText } from '../input/read-json-file.js';
-import { noTestsRan, type TestEvidence } from '../core/test-evidence.js';
-import { blockContext } from './block-context.js';
-import { decideStopHook, isStopHookBlock, stopLimitHandoff, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
+import type { TestEvidence } from '../core/test-evidence.js';
+import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
+import { decideStopAnswer } from './decide-stop-answer.js';
 import { encodeHostOutput } from './encode-host-output.js';
 import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js';
 import type { EvaluationClient } from '../judge/evaluation-client.js';
@@ -198,22 +198,28 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
   const tests = hookTestEvidence(run);
 
   const attempt = beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds);
-  let decision: StopHookDecision = stopLimitHandoff(tests, attempt.loop, config.policy);
-  if (decision === undefined) {
-    const model = decisionModel(config, env, options.client);
-    let checked: StopHookCheck;
-    if (model !== undefined && !reEntered && !noTestsRan(tests)) {
-      progress.phase = 'asking the decision model';
-      const client = await model();
-      checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests, deadline);
-    }
-    decision = decideStopHook(input, checked, tests, { reEntered, policy: config.policy });
-  }
+  const model = decisionModel(config, env, options.client);
+  const answer = await decideStopAnswer({
+    input,
+    config,
+    tests,
+    loop: attempt.loop,
+    reEntered,
+    ...(model === undefined
+      ? {}
+      : {
+          askModel: async () => {
+            progress.phase = 'asking the decision model';
+            const client = await model();
+            return client instanceof Error ? client : await askDecisionModel(client, config, input, tests, deadline);
+          },
+        }),
+  });
+  const decision = answer.decision;
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
   progress.phase = 'saving the session state';
   await save(kind, decision, { attempt, evidence: tests });
-  const additionalContext = blockContext(config, decision, tests);
-  return { decision, ...(additionalContext === undefined ? {} : { additionalContext }) };
+  return answer;
 }
 
 /** Time kept after each step for what follows it: saving the state, answering. */

@@ -1,7 +1,6 @@
 import type { TestEvidence } from '../core/test-evidence.js';
 import type { CompletionCheckInput } from '../judge/check-completion.js';
-import type { DecisionModelConfig } from '../judge/create-configured-client.js';
-import type { EvaluationClient } from '../judge/evaluation-client.js';
+import type { ConfiguredClient, DecisionModelConfig } from '../judge/create-configured-client.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS, type StopwiseConfig } from './stopwise-config.js';
 
 /** Retries per request: a stop hook has its host's timeout to keep, so one retry, not the clients' default two. */
@@ -13,7 +12,7 @@ export const HOOK_MAX_RETRIES = 1;
  * keys. A configuration that cannot make one comes back as the `Error` (never
  * thrown: for the hook, that model is down).
  */
-export async function createHookClient(judge: DecisionModelConfig, env: NodeJS.ProcessEnv): Promise<EvaluationClient | Error> {
+export async function createHookClient(judge: DecisionModelConfig, env: NodeJS.ProcessEnv): Promise<ConfiguredClient | Error> {
   const { createConfiguredClient } = await import('../judge/create-configured-client.js');
   try {
     return await createConfiguredClient(judge, {

@@ -124,7 +124,7 @@ async function checkHosts(host: HookHost | undefined, projectDir: string, config
   for (const { host: name, file } of chosen) {
     const settings = checkHookSettings(name, file, deadlineMs);
     const line = describeHookSettingsCheck(name, settings, deadlineMs, recommended);
-    lines.push(config === undefined ? { ...line, text: `${line.text} (deadline from the default timeouts: the configuration is not valid)` } : line);
+    lines.push(config === undefined && settings.kind === 'registered' ? { ...line, text: `${line.text} (the deadline of the default timeouts: there is no valid configuration)` } : line);
     const timeout = settings.kind === 'registered' && 'seconds' in settings.timeout && settings.timeout.kind !== 'default' ? settings.timeout.seconds : undefined;
     hosts.push({
       host: name,

@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { TestEvidence } from '../core/test-evidence.js';
 import { checkHookSettings, describeHookSettingsCheck } from '../hosts/check-hook-settings.js';
@@ -75,7 +75,7 @@ export async function doctorCommand(argv: readonly string[], io: CliIo): Promise
   const loaded = await loadStopwiseConfig([io.cwd]);
   const config = loaded.ok ? loaded.config : undefined;
   const projectDir = loaded.ok ? loaded.projectDir : loaded.path === undefined ? io.cwd : dirname(loaded.path);
-  const configCheck = checkConfig(loaded);
+  const configCheck = checkConfig(loaded, io.cwd);
   const hosts = await checkHosts(host, projectDir, config);
   const tests = config === undefined ? skipped('the tests were not run: they need a valid configuration') : await checkTests(config, projectDir, env);
   const model = config === undefined ? { check: undefined, report: skipped('the decision model was not asked: it needs a valid configuration') } : await checkDecisionModel(config, env);
@@ -96,8 +96,11 @@ function check<T extends object>(lines: DoctorLine[], details: T): T & { status:
   return { status: worstStatus(lines), lines, ...details };
 }
 
-function checkConfig(loaded: Awaited<ReturnType<typeof loadStopwiseConfig>>): ConfigCheck {
-  if (loaded.ok) return check([{ status: 'ok', text: `${CONFIG_FILE_NAME} is valid (${loaded.path})` }], { path: loaded.path });
+function checkConfig(loaded: Awaited<ReturnType<typeof loadStopwiseConfig>>, cwd: string): ConfigCheck {
+  if (loaded.ok) {
+    const where = relative(cwd, loaded.projectDir);
+    return check([{ status: 'ok', text: `${CONFIG_FILE_NAME} is valid${where === '' ? '' : ` (in ${where})`}` }], { path: loaded.path });
+  }
   if (loaded.kind === 'missing') {
     return check([{ status: 'problem', text: `${loaded.message}; \`stopwise init <host>\` writes one` }], {});
   }

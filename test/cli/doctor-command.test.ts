@@ -111,7 +111,7 @@ describe('stopwise doctor: a sound setup', () => {
     const before = snapshot(dir);
     const run = await doctor(dir);
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain('ok       stopwise.config.json is valid');
+    expect(run.stdout).toContain('ok       stopwise.config.json is valid\n');
     expect(run.stdout).toContain(
       "ok       .claude/settings.json: stop hook registered, timeout 330 s, above the hook's deadline (320 s: tests.timeoutMs + 2 × judge.timeoutMs + 20 s)",
     );
@@ -321,6 +321,7 @@ describe('stopwise doctor: usage', () => {
     mkdirSync(join(dir, 'src/deep'), { recursive: true });
     const run = await doctor(join(dir, 'src/deep'));
     expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain('ok       stopwise.config.json is valid (in ../..)\n');
     expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).toContain('stopwise hook claude-code');
   });
 });

@@ -42,8 +42,9 @@ and writes nothing to the project:
     with a timeout (seconds) above the hook's deadline; without a host, every
     host whose settings file exists;
   - runs the test command once and shows the evidence it gave;
-  - asks the decision model one question, if one is configured, to see that
-    it answers (the key is never printed);
+  - asks the decision model once, if one is configured, to see that it
+    answers: the hook's completion check of the green sample (the key is
+    never printed, only the name of its variable and whether it is set);
   - prints what the hook would answer to a stop with failing tests (red),
     passing tests (green) and no tests.
 
@@ -199,7 +200,7 @@ async function checkDecisionModel(config: StopwiseConfig, env: NodeJS.ProcessEnv
       check: undefined,
       report: check([{ status: 'ok', text: 'decision model: none (judge.client "none"); a stop with passing tests is allowed on the test evidence alone' }], {
         client,
-        requests: 0,
+        evaluations: 0,
       }),
     };
   }
@@ -214,7 +215,7 @@ async function checkDecisionModel(config: StopwiseConfig, env: NodeJS.ProcessEnv
         client,
         apiKeyEnv,
         apiKeySet,
-        requests: 0,
+        evaluations: 0,
         errorKind: isEvaluationError(made) ? made.kind : 'configuration',
       }),
     };
@@ -238,7 +239,7 @@ async function checkDecisionModel(config: StopwiseConfig, env: NodeJS.ProcessEnv
             text: `decision model: ${client} ${where} answered in ${ms} ms (${key}); on the green sample: ${probabilities}, ${answer.modelSaysDone ? 'done' : 'not done'}`,
           },
         ],
-        { ...identity, requests: 1, probabilities: answer.probabilities, modelSaysDone: answer.modelSaysDone },
+        { ...identity, evaluations: 1, probabilities: answer.probabilities, modelSaysDone: answer.modelSaysDone },
       ),
     };
   } catch (error) {
@@ -248,7 +249,7 @@ async function checkDecisionModel(config: StopwiseConfig, env: NodeJS.ProcessEnv
       check: failure,
       report: check([{ status: 'problem', text: `decision model: ${client} ${where} (${key}) could not be asked: ${kind}: ${failure.message}` }], {
         ...identity,
-        requests: 1,
+        evaluations: 1,
         errorKind: kind,
       }),
     };

@@ -60,8 +60,8 @@ export interface DecisionModelCheck extends DoctorCheck {
   /** The environment variable the key is read from (never the key). */
   readonly apiKeyEnv?: string;
   readonly apiKeySet?: boolean;
-  /** Requests sent: 0 or 1. */
-  readonly requests?: number;
+  /** `evaluate` calls made: 0 or 1 (one HTTP request for System One, one per question for an OpenAI-compatible server). */
+  readonly evaluations?: number;
   /** The `EvaluationError` kind when the model could not be asked. */
   readonly errorKind?: string;
   /** Its answers to the green sample. */

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/cli/doctor-report.js';
 import type { HookHost } from '../../src/hosts/hook-host.js';
 import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../../src/hosts/install-stop-hook.js';
+import { chatBody } from '../judge/loopback-server.js';
 import { startLoopbackDecisionModel, systemOneAnswer, type LoopbackReply } from '../hosts/loopback-decision-model.js';
 import { runCli, type CliRun } from './run-cli.js';
 
@@ -134,7 +135,7 @@ describe('stopwise doctor: a sound setup', () => {
     expect(report.checks.hosts).toMatchObject({ status: 'ok', hosts: [{ host: 'claude-code', file: '.claude/settings.json', registered: true, timeoutSeconds: 330, deadlineSeconds: 320 }] });
     expect(report.checks.tests).toMatchObject({ status: 'ok', command: 'node --test --test-reporter=tap', reader: 'tap', source: 'stdout', ran: 2, failed: 0, skipped: 0, failing: [] });
     expect(report.checks.tests.durationMs).toEqual(expect.any(Number));
-    expect(report.checks.decisionModel).toMatchObject({ status: 'ok', client: 'none', requests: 0 });
+    expect(report.checks.decisionModel).toMatchObject({ status: 'ok', client: 'none', evaluations: 0 });
     const [samples] = report.checks.samples.hosts;
     expect(samples?.host).toBe('claude-code');
     expect(samples?.red.kind).toBe('block');
@@ -261,7 +262,7 @@ describe('stopwise doctor: each problem exits 1 with its line', () => {
     expect(problem).toMatch(new RegExp(`^decision model: system-one system-one at ${server.baseURL.replace(/[./]/g, '\\$&')} \\(key in STOPWISE_TEST_KEY: set\\) could not be asked: auth: `));
     expect(run.stdout).toMatch(/ {2}green {4}handoff {2}\{"systemMessage":"stopwise: the tests pass, but the decision model could not be asked/);
     const report = json(await doctor(scratch({ config: judged(server.baseURL) }), ['--json'], { STOPWISE_TEST_KEY: KEY }));
-    expect(report.checks.decisionModel).toMatchObject({ status: 'problem', client: 'system-one', apiKeyEnv: 'STOPWISE_TEST_KEY', apiKeySet: true, requests: 1, errorKind: 'auth' });
+    expect(report.checks.decisionModel).toMatchObject({ status: 'problem', client: 'system-one', apiKeyEnv: 'STOPWISE_TEST_KEY', apiKeySet: true, evaluations: 1, errorKind: 'auth' });
     expect(JSON.stringify(report)).not.toContain(KEY);
   });
 
@@ -298,6 +299,19 @@ describe('stopwise doctor: a reachable decision model', () => {
     expect(run.stdout).not.toContain(KEY);
     expect(run.stdout).toMatch(/ok {7}decision model: system-one system-one at http:\/\/127\.0\.0\.1:\d+\/v1 answered in \d+ ms \(key in STOPWISE_TEST_KEY: set\); on the green sample: acceptanceCovered 0\.20, noOpenQuestions 0\.95, not done/);
     expect(run.stdout).toMatch(/ {2}green {4}block {4}\{"decision":"block","reason":".*acceptanceCovered.*Task: Reject expired tokens/);
+  });
+});
+
+describe('stopwise doctor: an OpenAI-compatible decision model', () => {
+  it('reports it ok after one evaluation, one chat request per question, with no key needed', async () => {
+    const server = await decisionModel({ status: 200, text: chatBody(0.9) });
+    const config = { task: 'Reject expired tokens', tests: SH_TESTS, judge: { client: 'openai-compatible', baseURL: server.baseURL, model: 'judge-7b', timeoutMs: 2_000 } };
+    const run = await doctor(scratch({ config }), ['--json']);
+    expect(run.code, run.stdout).toBe(0);
+    expect(server.requests.map((request) => request.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
+    const report = json(run);
+    expect(report.checks.decisionModel).toMatchObject({ status: 'ok', client: 'openai-compatible', model: 'judge-7b', apiKeyEnv: 'OPENAI_API_KEY', apiKeySet: false, evaluations: 1, modelSaysDone: true });
+    expect(report.checks.samples.hosts[0]?.green).toEqual({ kind: 'allow', stdout: '' });
   });
 });
 

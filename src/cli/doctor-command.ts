@@ -172,7 +172,7 @@ async function checkTests(config: StopwiseConfig, projectDir: string, env: NodeJ
   };
   const lines: DoctorLine[] = [];
   if (evidence.ran === 0) {
-    const why = run.reason ?? `no test result in the ${readBy}`;
+    const why = run.reason ?? (source === 'stdout' ? `the output holds no ${reader} test result` : `the ${reader} report ${source} holds no test`);
     const hint = /\bcode 127\b/.test(why) ? ' (exit code 127: the shell did not find the command)' : '';
     lines.push({ status: 'problem', text: `tests: \`${command}\` ran no test in ${seconds} s (read: ${readBy}): ${why}${hint}` });
   } else {

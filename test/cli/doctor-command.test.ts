@@ -144,6 +144,21 @@ describe('stopwise doctor: a sound setup', () => {
     expect(samples?.noTests.kind).toBe('block');
   });
 
+  it('shows the failing tests of a red run read from a JUnit report, which is evidence, not a setup problem', async () => {
+    const dir = scratch({
+      config: { tests: { command: 'node', args: ['--test', '--test-reporter=junit', '--test-reporter-destination=junit.xml'], report: { format: 'junit', path: 'junit.xml' } } },
+    });
+    writeFileSync(
+      join(dir, 'test/auth.test.mjs'),
+      "import test from 'node:test';\nimport assert from 'node:assert/strict';\ntest('rejects expired tokens', () => assert.equal(200, 401));\ntest.skip('refreshes', () => {});\n",
+    );
+    const run = await doctor(dir, ['--json']);
+    expect(run.code, run.stdout).toBe(0);
+    const report = json(run);
+    expect(report.checks.tests).toMatchObject({ status: 'ok', reader: 'junit', source: 'junit.xml', ran: 3, failed: 1, skipped: 1, failing: ['rejects expired tokens'] });
+    expect(report.checks.tests.lines[0]?.text).toMatch(/3 ran, 1 failed, 1 skipped \(read: junit from junit\.xml\); failing: rejects expired tokens$/);
+  });
+
   it('shows a warning without making it a problem: exit-code evidence, a Cursor hook with no timeout', async () => {
     const dir = scratch({
       config: { tests: { ...SH_TESTS, report: { format: 'exit-code' } } },
@@ -240,10 +255,16 @@ describe('stopwise doctor: each problem exits 1 with its line', () => {
     expect(problemLines(shell)).toEqual([expect.stringMatching(/^tests: .* exited with code 127.*\(exit code 127: the shell did not find the command\)$/)]);
   });
 
+  it('reports a JUnit report the command does not write as no tests ran', async () => {
+    const run = await doctor(scratch({ config: { tests: { ...SH_TESTS, report: { format: 'junit', path: 'junit.xml' } } } }));
+    expect(run.code).toBe(1);
+    expect(problemLines(run)).toEqual([expect.stringMatching(/^tests: `sh run-tests\.sh` ran no test .*\(read: junit from junit\.xml\): .*the report file .*junit\.xml was not written/)]);
+  });
+
   it('reports a run in which no test ran', async () => {
     const run = await doctor(scratch({ config: { tests: SH_TESTS }, script: 'echo nothing to test here' }));
     expect(run.code).toBe(1);
-    expect(problemLines(run)).toEqual([expect.stringMatching(/^tests: `sh run-tests\.sh` ran no test in \d+\.\d s \(read: tap from stdout\): no test result in the tap from stdout$/)]);
+    expect(problemLines(run)).toEqual([expect.stringMatching(/^tests: `sh run-tests\.sh` ran no test in \d+\.\d s \(read: tap from stdout\): the output holds no tap test result$/)]);
     const report = json(await doctor(scratch({ config: { tests: SH_TESTS }, script: 'echo nothing' }), ['--json']));
     expect(report.checks.tests).toMatchObject({ status: 'problem', ran: 0, reader: 'tap' });
   });

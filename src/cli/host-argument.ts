@@ -9,3 +9,8 @@ export function hostArgument(positionals: readonly string[], help: string): Hook
   if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"\n\n${help}`);
   return host;
 }
+
+/** The optional host of `stopwise doctor`: none, or one known host; anything else is a usage error. */
+export function optionalHostArgument(positionals: readonly string[], help: string): HookHost | undefined {
+  return positionals.length === 0 ? undefined : hostArgument(positionals, help);
+}

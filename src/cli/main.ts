@@ -22,6 +22,10 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: 'set up the stop hook and a starter stopwise.config.json in a project',
     load: async () => (await import('./init-command.js')).initCommand,
   },
+  doctor: {
+    summary: 'try the stop hook setup (configuration, host settings, tests, decision model) without an agent session',
+    load: async () => (await import('./doctor-command.js')).doctorCommand,
+  },
 };
 
 function usage(): string {

@@ -19,3 +19,14 @@ export interface HookTestRunner {
     options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly previous?: TestEvidence },
   ): Promise<HookTestResult>;
 }
+
+/**
+ * The evidence a run gives the decision table: a run that failed outside any
+ * test (a crash, a missing command) with no failing test named gets one
+ * failure, `test command`, carrying why.
+ */
+export function hookTestEvidence(run: Extract<HookTestResult, { outcome: 'ran' | 'reused' }>): TestEvidence {
+  return run.reason !== undefined && run.evidence.failed.length === 0 && (run.evidence.failures ?? []).length === 0
+    ? { ...run.evidence, failures: [{ name: 'test command', message: run.reason }] }
+    : run.evidence;
+}

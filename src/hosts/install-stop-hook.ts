@@ -88,6 +88,11 @@ function containsStopwiseHook(entry: unknown, host: HookHost): boolean {
   if (typeof entry !== 'object' || entry === null) return false;
   const record = entry as Record<string, unknown>;
   if (Array.isArray(record.hooks)) return record.hooks.some((inner) => containsStopwiseHook(inner, host));
+  return isStopwiseHookCommand(record, host);
+}
+
+/** True for a hook command (`command`, optional `args`) that runs `stopwise hook <host>`. */
+export function isStopwiseHookCommand(record: Readonly<Record<string, unknown>>, host: HookHost): boolean {
   const args = Array.isArray(record.args) ? record.args.filter((arg): arg is string => typeof arg === 'string') : [];
   const line = [typeof record.command === 'string' ? record.command : '', ...args].join(' ');
   return new RegExp(`\\bstopwise\\b.*\\bhook\\s+${host}\\b`).test(line);

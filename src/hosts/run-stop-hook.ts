@@ -1,20 +1,19 @@
 import { join, resolve } from 'node:path';
 import { parseJsonText } from '../input/read-json-file.js';
-import { noTestsRan, testsFailed, type TestEvidence } from '../core/test-evidence.js';
-import { decideStopHook, isStopHookBlock, stopLimitHandoff, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
-import { encodeClaudeCodeOutput } from './encode-claude-code-output.js';
-import { encodeCodexOutput } from './encode-codex-output.js';
-import { encodeCursorOutput } from './encode-cursor-output.js';
+import type { TestEvidence } from '../core/test-evidence.js';
+import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
+import { decideStopAnswer } from './decide-stop-answer.js';
+import { encodeHostOutput } from './encode-host-output.js';
 import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js';
-import type { DecisionModelConfig } from '../judge/create-configured-client.js';
 import type { EvaluationClient } from '../judge/evaluation-client.js';
+import { createHookClient, hookCompletionInput } from './hook-decision-model.js';
 import { isStopEventName, type HookHost } from './hook-host.js';
 import { beginStopAttempt, isReentry, recordStopOutcome, type HookSessionState, type StopAttempt, type StopOutcomeKind } from './hook-session-state.js';
 import { ensureStateDir, pruneHookSessionStates, readHookSessionState, sessionStateFileName, writeHookSessionState } from './hook-session-store.js';
-import type { HookTestRunner } from './hook-test-runner.js';
+import { hookTestEvidence, type HookTestRunner } from './hook-test-runner.js';
 import { loadStopwiseConfig } from './load-stopwise-config.js';
 import { hostSignalsReentry, parseStopHookInput, stopHookSessionId, stopHookWorkingDirectory, type StopHookInput } from './stop-hook-input.js';
-import { DEFAULT_JUDGE_TIMEOUT_MS, MAX_TIMEOUT_MS, type StopwiseConfig } from './stopwise-config.js';
+import { MAX_TIMEOUT_MS, type StopwiseConfig } from './stopwise-config.js';
 import { HOOK_DEADLINE_SLACK_MS, MAX_LOCK_WAIT_MS, stopHookDeadlineMs } from './hook-deadline.js';
 
 /** What the hook process prints and how it exits. */
@@ -196,29 +195,31 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
     await save('handoff', decision);
     return { decision };
   }
-  const tests: TestEvidence =
-    run.reason !== undefined && run.evidence.failed.length === 0 && (run.evidence.failures ?? []).length === 0
-      ? { ...run.evidence, failures: [{ name: 'test command', message: run.reason }] }
-      : run.evidence;
+  const tests = hookTestEvidence(run);
 
   const attempt = beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds);
-  let decision: StopHookDecision = stopLimitHandoff(tests, attempt.loop, config.policy);
-  if (decision === undefined) {
-    const model = decisionModel(config, env, options.client);
-    let checked: StopHookCheck;
-    if (model !== undefined && !reEntered && !noTestsRan(tests)) {
-      progress.phase = 'asking the decision model';
-      const client = await model();
-      checked = client instanceof Error ? client : await askDecisionModel(client, config, input, tests, deadline);
-    }
-    decision = decideStopHook(input, checked, tests, { reEntered, policy: config.policy });
-  }
+  const model = decisionModel(config, env, options.client);
+  const answer = await decideStopAnswer({
+    input,
+    config,
+    tests,
+    loop: attempt.loop,
+    reEntered,
+    ...(model === undefined
+      ? {}
+      : {
+          askModel: async () => {
+            progress.phase = 'asking the decision model';
+            const client = await model();
+            return client instanceof Error ? client : await askDecisionModel(client, config, input, tests, deadline);
+          },
+        }),
+  });
+  const decision = answer.decision;
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
   progress.phase = 'saving the session state';
   await save(kind, decision, { attempt, evidence: tests });
-  const criteriaBlock = kind === 'block' && !testsFailed(tests) && !noTestsRan(tests);
-  const additionalContext = criteriaBlock ? describeTask(config) : undefined;
-  return { decision, ...(additionalContext === undefined ? {} : { additionalContext }) };
+  return answer;
 }
 
 /** Time kept after each step for what follows it: saving the state, answering. */
@@ -268,9 +269,6 @@ function deadlineMessage(deadline: Deadline, phase: string): string {
   return `stopwise: the hook ran out of time while ${phase} (its deadline is ${describeDeadline(deadline)}); the stop was allowed unchecked. A person should look.`;
 }
 
-/** Retries per request: a stop hook has its host's timeout to keep, so one retry, not the clients' default two. */
-const HOOK_MAX_RETRIES = 1;
-
 /**
  * The decision model the hook may ask, made only when it is asked: the given
  * client, or the one `judge` configures (an error that says why there is none
@@ -285,24 +283,7 @@ function decisionModel(
   if (given !== undefined) return async () => given;
   const { client, ...settings } = config.judge;
   if (client === 'none') return undefined;
-  return () => configuredClient({ ...settings, client }, env);
-}
-
-async function configuredClient(judge: DecisionModelConfig, env: NodeJS.ProcessEnv): Promise<EvaluationClient | Error> {
-  const { createConfiguredClient } = await import('../judge/create-configured-client.js');
-  try {
-    return await createConfiguredClient(
-      judge,
-      {
-        env,
-        settingNames: { baseURL: 'judge.baseURL', model: 'judge.model', apiKeyEnv: 'judge.apiKeyEnv' },
-        // a server asking to wait longer than one request may take is not waited for: the hook has a deadline to keep
-        http: { maxRetries: HOOK_MAX_RETRIES, retryTiming: { maxRetryAfterMs: judge.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS } },
-      },
-    );
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
+  return () => createHookClient({ ...settings, client }, env);
 }
 
 /** The completion check of the turn: the judgement, or the error that kept the model from answering (never thrown). */
@@ -316,22 +297,11 @@ async function askDecisionModel(
   const { checkCompletion } = await import('../judge/check-completion.js');
   const signal = AbortSignal.timeout(deadline.stepMs());
   try {
-    return await checkCompletion(
-      client,
-      { task: config.task, output: input.last_assistant_message ?? '', acceptance: config.acceptance, tests, policy: config.policy },
-      { signal },
-    );
+    return await checkCompletion(client, hookCompletionInput(config, input.last_assistant_message ?? '', tests), { signal });
   } catch (error) {
     if (signal.aborted) return new Error(`no answer before the hook's deadline (${describeDeadline(deadline)})`);
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-function describeTask(config: StopwiseConfig): string | undefined {
-  const lines: string[] = [];
-  if (config.task !== '') lines.push(`Task: ${config.task}`);
-  if (config.acceptance.length > 0) lines.push('Acceptance criteria:', ...config.acceptance.map((item) => `- ${item}`));
-  return lines.length === 0 ? undefined : lines.join('\n');
 }
 
 function inputError(host: HookHost, message: string): StopHookRun {
@@ -353,13 +323,7 @@ class HookAnswer {
 
   finish(decision: StopHookDecision, additionalContext?: string): StopHookRun {
     if (decision !== undefined && decision.systemMessage !== undefined) this.lines.push(decision.systemMessage);
-    const context = additionalContext === undefined ? {} : { additionalContext };
-    const output =
-      this.host === 'claude-code'
-        ? encodeClaudeCodeOutput(decision, context)
-        : this.host === 'codex'
-          ? encodeCodexOutput(decision, context)
-          : encodeCursorOutput(decision, context);
+    const output = encodeHostOutput(this.host, decision, additionalContext === undefined ? {} : { additionalContext });
     return {
       exitCode: 0,
       stdout: output === undefined ? '' : `${JSON.stringify(output)}\n`,

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import { describeValue } from '../core/describe-value.js';
+import { closestName } from '../input/edit-distance.js';
 import type { TestReportOptions } from '../evidence/run-tests.js';
 
 /** The name of the configuration file the hook looks for. */
@@ -224,33 +225,62 @@ function formatIssue(issue: Issue): string {
         return `${where}must be the name of an environment variable (letters, digits and underscores), not the key itself`;
       }
       return `${where}must be ${issue.format === 'url' ? 'an http(s) URL' : `a valid ${issue.format ?? 'value'}`}${got}`;
-    case 'unrecognized_keys': {
-      const known = knownKeys(issue.path);
-      const keys = (issue.keys ?? []).map((key) => `"${key}"`).join(', ');
-      const hint = known === undefined ? '' : `; expected ${known.join(', ')}`;
-      return `${path === '' ? '' : `${path}: `}unknown key${(issue.keys?.length ?? 0) === 1 ? '' : 's'} ${keys}${hint}`;
-    }
+    case 'unrecognized_keys':
+      return unknownKeyLines(where, issue.keys ?? [], knownKeys(issue.path));
     default:
       return `${where}${issue.message}`;
   }
+}
+
+/** A line for each unknown key that resembles a known one (naming it), and one for the rest (listing the known keys). */
+function unknownKeyLines(where: string, keys: readonly string[], known: readonly string[] | undefined): string {
+  const lines: string[] = [];
+  const unlike: string[] = [];
+  for (const key of keys) {
+    const near = known === undefined ? undefined : closestName(key, known);
+    if (near === undefined) unlike.push(`"${key}"`);
+    else lines.push(`${where}unknown key "${key}" (did you mean "${near}"?)`);
+  }
+  if (unlike.length > 0) {
+    const hint = known === undefined ? '' : `; expected ${known.join(', ')}`;
+    lines.push(`${where}unknown key${unlike.length === 1 ? '' : 's'} ${unlike.join(', ')}${hint}`);
+  }
+  return lines.join('\n');
 }
 
 /** The keys the schema knows at `path` (an object's own keys, `$schema` left out), or `undefined` when it is not an object. */
 function knownKeys(path: readonly PropertyKey[]): string[] | undefined {
   let node: SchemaNode | undefined = schema as unknown as SchemaNode;
   for (const key of path) {
-    node = node === undefined ? undefined : unwrapOptional(node)._zod.def.shape?.[String(key)];
+    node = node === undefined ? undefined : objectShape(node)?.[String(key)];
   }
-  const shape = node === undefined ? undefined : unwrapOptional(node)._zod.def.shape;
+  const shape = node === undefined ? undefined : objectShape(node);
   return shape === undefined ? undefined : Object.keys(shape).filter((key) => !key.startsWith('$'));
 }
 
 interface SchemaNode {
-  readonly _zod: { readonly def: { readonly type: string; readonly shape?: Readonly<Record<string, SchemaNode>>; readonly innerType?: SchemaNode } };
+  readonly _zod: {
+    readonly def: {
+      readonly type: string;
+      readonly shape?: Readonly<Record<string, SchemaNode>>;
+      readonly innerType?: SchemaNode;
+      readonly options?: readonly SchemaNode[];
+    };
+  };
 }
 
-function unwrapOptional(node: SchemaNode): SchemaNode {
-  return node._zod.def.type === 'optional' && node._zod.def.innerType !== undefined ? unwrapOptional(node._zod.def.innerType) : node;
+/** The object shape of a node, through optionals and unions (the first object among the options). */
+function objectShape(node: SchemaNode): Readonly<Record<string, SchemaNode>> | undefined {
+  const def = node._zod.def;
+  if (def.shape !== undefined) return def.shape;
+  if (def.type === 'optional' && def.innerType !== undefined) return objectShape(def.innerType);
+  if (def.type === 'union') {
+    for (const option of def.options ?? []) {
+      const shape = objectShape(option);
+      if (shape !== undefined) return shape;
+    }
+  }
+  return undefined;
 }
 
 function expectedText(expected: string | undefined, path: string): string {

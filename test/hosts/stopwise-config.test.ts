@@ -83,14 +83,37 @@ describe('parseStopwiseConfig', () => {
   });
 
   it('refuses unknown keys, listing the known ones', () => {
-    expect(message({ tests: { command: 'x' }, maxConsecutiveBlock: 2 })).toBe(
-      'unknown key "maxConsecutiveBlock"; expected task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir',
+    expect(message({ tests: { command: 'x' }, colour: 2 })).toBe(
+      'unknown key "colour"; expected task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir',
     );
     expect(message({ tests: { command: 'x', cmd: 'y' } })).toBe('tests: unknown key "cmd"; expected command, args, report, timeoutMs');
     expect(message({ tests: { command: 'x', report: { format: 'tap', file: 'r.tap' } } })).toBe('tests.report: unknown key "file"; expected format, path');
     expect(message({ tests: { command: 'x' }, judge: { client: 'none', url: 'u', key2: 1 } })).toBe(
       'judge: unknown keys "url", "key2"; expected client, baseURL, model, apiKeyEnv, timeoutMs',
     );
+  });
+
+  it('names the nearest known key for a misspelt one, at every level', () => {
+    expect(message({ tests: { command: 'x' }, maxConsecutiveBlock: 2 })).toBe('unknown key "maxConsecutiveBlock" (did you mean "maxConsecutiveBlocks"?)');
+    expect(message({ tests: { comand: 'x' } }).split('\n')).toEqual([
+      'tests.command: required (a non-empty string)',
+      'tests: unknown key "comand" (did you mean "command"?)',
+    ]);
+    expect(message({ tests: { command: 'x', report: { fromat: 'tap' } } }).split('\n')).toContain(
+      'tests.report: unknown key "fromat" (did you mean "format"?)',
+    );
+    expect(message({ tests: { command: 'x' }, judge: { client: 'none', baseUrl: 'http://x', timeout: 5 } }).split('\n')).toEqual([
+      'judge: unknown key "baseUrl" (did you mean "baseURL"?)',
+      'judge: unknown key "timeout" (did you mean "timeoutMs"?)',
+    ]);
+    expect(message({ tests: { command: 'x' }, policy: { maxStep: 3 } })).toBe('policy: unknown key "maxStep" (did you mean "maxSteps"?)');
+  });
+
+  it('keeps the list of known keys for unknown keys that resemble none, next to the suggestions', () => {
+    expect(message({ tests: { command: 'x' }, judge: { client: 'none', url: 'u', modle: 'm' } }).split('\n')).toEqual([
+      'judge: unknown key "modle" (did you mean "model"?)',
+      'judge: unknown key "url"; expected client, baseURL, model, apiKeyEnv, timeoutMs',
+    ]);
   });
 
   it('refuses an API key in the file and says where it belongs', () => {

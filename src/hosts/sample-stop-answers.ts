@@ -1,0 +1,78 @@
+import type { TestEvidence } from '../core/test-evidence.js';
+import { decideStopAnswer } from './decide-stop-answer.js';
+import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
+import { encodeHostOutput, type HostStopOutput } from './encode-host-output.js';
+import type { HookHost } from './hook-host.js';
+import { beginStopAttempt, initialHookSessionState, isReentry } from './hook-session-state.js';
+import { hostSignalsReentry, parseStopHookInput, type StopHookInput } from './stop-hook-input.js';
+import type { StopwiseConfig } from './stopwise-config.js';
+
+/** The evidence of the three sample runs: one failing test, all passing, none ran. */
+export type SampleEvidenceName = 'red' | 'green' | 'no-tests';
+
+/** Synthetic evidence for each sample run. */
+export const SAMPLE_EVIDENCE: Readonly<Record<SampleEvidenceName, TestEvidence>> = Object.freeze({
+  red: {
+    passed: false,
+    failed: ['sample > rejects expired tokens'],
+    ran: 3,
+    failures: [{ name: 'sample > rejects expired tokens', message: 'expected 401, got 200' }],
+  },
+  green: { passed: true, failed: [], ran: 3 },
+  'no-tests': { passed: false, failed: [], ran: 0 },
+});
+
+/** The agent's last message in every sample stop. */
+export const SAMPLE_LAST_MESSAGE = 'I made the change and the tests pass.';
+
+/** A first Stop payload of a new session, as `host` sends it. */
+export function sampleStopInput(host: HookHost, cwd: string): StopHookInput {
+  const raw =
+    host === 'cursor'
+      ? { hook_event_name: 'stop', conversation_id: 'sample-conversation', generation_id: 'sample-generation', status: 'completed', loop_count: 0, workspace_roots: [cwd] }
+      : {
+          hook_event_name: 'Stop',
+          session_id: 'sample-session',
+          cwd,
+          stop_hook_active: false,
+          last_assistant_message: SAMPLE_LAST_MESSAGE,
+          ...(host === 'codex' ? { turn_id: 'sample-turn', model: 'sample-model', permission_mode: 'default', transcript_path: null } : {}),
+        };
+  return parseStopHookInput(raw);
+}
+
+/** What the hook answers to a sample stop: the decision, its kind, and the host's output. */
+export interface SampleStopAnswer {
+  readonly kind: 'block' | 'handoff' | 'allow';
+  readonly decision: StopHookDecision;
+  /** The JSON the hook prints on stdout, `undefined` when it prints nothing. */
+  readonly output: HostStopOutput;
+}
+
+/**
+ * The answer the stop hook gives to the first stop of a new session with
+ * this evidence: the same decision (`decideStopAnswer`) and host encoder as
+ * the hook, with `check` as the decision model's answer when it is asked
+ * (`undefined`: no model; an `Error`: the model could not be asked).
+ */
+export async function sampleStopAnswer(
+  host: HookHost,
+  config: StopwiseConfig,
+  tests: TestEvidence,
+  check: StopHookCheck,
+  options: { readonly cwd: string; readonly now: Date },
+): Promise<SampleStopAnswer> {
+  const input = sampleStopInput(host, options.cwd);
+  const state = initialHookSessionState(options.now);
+  const answer = await decideStopAnswer({
+    input,
+    config,
+    tests,
+    loop: beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds).loop,
+    reEntered: isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input)),
+    ...(check === undefined ? {} : { askModel: async () => check }),
+  });
+  const output = encodeHostOutput(host, answer.decision, answer.additionalContext === undefined ? {} : { additionalContext: answer.additionalContext });
+  const kind = answer.decision === undefined ? 'allow' : isStopHookBlock(answer.decision) ? 'block' : 'handoff';
+  return { kind, decision: answer.decision, output };
+}

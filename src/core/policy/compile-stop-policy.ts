@@ -65,7 +65,8 @@ export function compileStopPolicy(policy: StopPolicyDocument): CompiledPolicy {
   return result;
 }
 
-function compileDocument(document: StopPolicyDocument): CompiledPolicy {
+/** Compiles a document that `parseStopPolicy` has already validated. */
+export function compileDocument(document: StopPolicyDocument): CompiledPolicy {
   let window = 0;
   const build = (condition: StopCondition, path: string): Evaluator => {
     if ('stall' in condition) window = Math.max(window, condition.stall.rounds);

@@ -16,6 +16,48 @@ export { combineDoneSignal } from './core/combine-done-signal.js';
 export type { DoneSignal } from './core/combine-done-signal.js';
 export { decideFromEvidence, decideCompletionAction } from './core/decide-completion-action.js';
 export { describeAction } from './core/describe-action.js';
+export { decide, needsJudgement } from './core/policy/decide.js';
+export { initialStopState, STOP_STATE_VERSION } from './core/policy/stop-state.js';
+export type { StopState, StopStateCore, StopTotals } from './core/policy/stop-state.js';
+export { parseStopPolicy, MAX_STALL_ROUNDS } from './core/policy/parse-stop-policy.js';
+export { StopPolicyError, isStopPolicyError } from './core/policy/stop-policy-error.js';
+export { SEED_STOP_POLICY, seedStopPolicy } from './core/policy/seed-stop-policy.js';
+export { toCompletionAction } from './core/policy/to-completion-action.js';
+export { describeDecision } from './core/policy/describe-decision.js';
+export { formatUnmet } from './core/policy/compile-stop-policy.js';
+export {
+  STOP_POLICY_VERSION,
+  LIMIT_NAMES,
+  TEST_STATES,
+  SIGNAL_STATES,
+  HUMAN_STATES,
+  STALL_DETECTORS,
+  CONDITION_KINDS,
+} from './core/policy/stop-policy-document.js';
+export type {
+  StopPolicyDocument,
+  StopRule,
+  StopRuleOutcome,
+  StopCondition,
+  CriteriaCondition,
+  LimitName,
+  TestState,
+  SignalState,
+  HumanState,
+  StallDetectorName,
+  ConditionKind,
+} from './core/policy/stop-policy-document.js';
+export type { StopEvent, StopEventUsage, StopEventHuman } from './core/policy/stop-event.js';
+export type {
+  StopDecision,
+  StopDecisionKind,
+  DecideResult,
+  DecisionValue,
+  DecisionValues,
+  DecisionTraceEntry,
+  UnmetCondition,
+  RetryFeedback,
+} from './core/policy/stop-decision.js';
 export type {
   CompletionAction,
   CompletionActionKind,

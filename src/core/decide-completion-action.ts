@@ -1,9 +1,13 @@
 import { assertLoopState, type AgentLoopState } from './agent-loop-state.js';
-import type { CompletionAction, EvidenceAction, JudgedValues } from './completion-action.js';
+import type { CompletionAction, EvidenceAction } from './completion-action.js';
 import { lowestCriterion, type CriterionProbabilities } from './criterion-probabilities.js';
-import { isStalled } from './stall.js';
+import { compileStopPolicy, type CompiledPolicy, type EvaluationContext } from './policy/compile-stop-policy.js';
+import { evaluateRules } from './policy/decide.js';
+import { seedStopPolicy } from './policy/seed-stop-policy.js';
+import { ZERO_TOTALS } from './policy/stop-state.js';
+import { toCompletionAction } from './policy/to-completion-action.js';
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from './stop-policy.js';
-import { assertTestEvidence, noTestsRan, testsFailed, type TestEvidence } from './test-evidence.js';
+import { assertTestEvidence, type TestEvidence } from './test-evidence.js';
 
 /**
  * Rules 1 to 3 of the action table, which need no decision model: the step
@@ -22,28 +26,14 @@ export function decideFromEvidence(
   assertStopPolicy(policy);
   assertTestEvidence(tests);
   assertLoopState(loop);
-  const { step } = loop;
-  if (step >= policy.maxSteps) {
-    return { action: 'handoff_human', reason: 'hard_cap', rule: 1, values: { step, maxSteps: policy.maxSteps } };
-  }
-  if (isStalled(loop.recentFingerprints, policy.stallRounds)) {
-    const fingerprint = loop.recentFingerprints[loop.recentFingerprints.length - 1] ?? '';
-    return {
-      action: 'handoff_human',
-      reason: 'stalled',
-      rule: 2,
-      values: { step, stallRounds: policy.stallRounds, fingerprint },
-    };
-  }
-  if (noTestsRan(tests)) {
-    return { action: 'retry', reason: 'no_tests_ran', rule: 3, values: { step, ran: 0 } };
-  }
-  return undefined;
+  const result = evaluateRules(seedPolicyOf(policy), loopContext(loop, tests, undefined), false);
+  return 'pending' in result ? undefined : (toCompletionAction(result.decision, policy) as EvidenceAction);
 }
 
 /**
  * Decides what a loop does next from the criterion probabilities, the test
- * evidence and the loop state. First match wins:
+ * evidence and the loop state: the seed preset (`seedStopPolicy(policy)`) of
+ * the stop engine, as a `CompletionAction`. First match wins:
  *
  * 1. `step >= maxSteps`: hand off, `hard_cap`;
  * 2. the last `stallRounds` fingerprints are identical: hand off, `stalled`;
@@ -73,28 +63,50 @@ export function decideCompletionAction(
   loop: AgentLoopState,
   policy: StopPolicy = DEFAULT_POLICY,
 ): CompletionAction {
-  const lowest = lowestCriterion(probabilities);
-  const fromEvidence = decideFromEvidence(tests, loop, policy);
-  if (fromEvidence !== undefined) return fromEvidence;
+  lowestCriterion(probabilities);
+  assertStopPolicy(policy);
+  assertTestEvidence(tests);
+  assertLoopState(loop);
+  const result = evaluateRules(seedPolicyOf(policy), loopContext(loop, tests, probabilities), false);
+  if ('pending' in result) throw new TypeError(`rule "${result.pending}" could not be decided with the probabilities given`);
+  return toCompletionAction(result.decision, policy);
+}
 
-  const values: JudgedValues = {
+const seedPolicies = new Map<string, CompiledPolicy>();
+const frozenSeedPolicies = new WeakMap<StopPolicy, CompiledPolicy>();
+const SEED_CACHE_SIZE = 256;
+
+function seedPolicyOf(policy: StopPolicy): CompiledPolicy {
+  // A frozen policy (DEFAULT_POLICY, createStopPolicy's) cannot change, so its identity is its key.
+  const frozen = Object.isFrozen(policy);
+  if (frozen) {
+    const cached = frozenSeedPolicies.get(policy);
+    if (cached !== undefined) return cached;
+  }
+  const key = `${policy.doneThreshold}|${policy.midBandLow}|${policy.maxSteps}|${policy.stallRounds}`;
+  let compiled = seedPolicies.get(key);
+  if (compiled === undefined) {
+    compiled = compileStopPolicy(seedStopPolicy(policy));
+    if (seedPolicies.size >= SEED_CACHE_SIZE) seedPolicies.clear();
+    seedPolicies.set(key, compiled);
+  }
+  if (frozen) frozenSeedPolicies.set(policy, compiled);
+  return compiled;
+}
+
+function loopContext(loop: AgentLoopState, tests: TestEvidence, probabilities: CriterionProbabilities | undefined): EvaluationContext {
+  return {
     step: loop.step,
-    ran: tests.ran,
-    lowestProbability: lowest.probability,
-    ...(lowest.criterion === undefined ? {} : { lowestCriterion: lowest.criterion }),
-    doneThreshold: policy.doneThreshold,
-    midBandLow: policy.midBandLow,
+    totals: ZERO_TOTALS,
+    elapsedMs: 0,
+    fingerprints: loop.recentFingerprints,
+    retries: 0,
+    tests,
+    probabilities,
+    signal: undefined,
+    verification: undefined,
+    checks: undefined,
+    human: undefined,
+    tree: undefined,
   };
-  const modelSaysDone = lowest.probability >= policy.doneThreshold;
-  if (testsFailed(tests)) {
-    const failedValues = { ...values, failed: [...tests.failed] };
-    return modelSaysDone
-      ? { action: 'handoff_human', reason: 'evidence_contradicts_model', rule: 4, values: failedValues }
-      : { action: 'retry', reason: 'tests_failed', rule: 5, values: failedValues };
-  }
-  if (modelSaysDone) return { action: 'stop_done', reason: 'tests_and_criteria_passed', rule: 6, values };
-  if (lowest.probability >= policy.midBandLow) {
-    return { action: 'retry', reason: 'criteria_mid_band', rule: 7, values };
-  }
-  return { action: 'handoff_human', reason: 'criteria_low', rule: 8, values };
 }

@@ -1,0 +1,385 @@
+import { lowestCriterion, type CriterionProbabilities, type LowestCriterion } from '../criterion-probabilities.js';
+import type { FinishSignal } from '../finish-signal.js';
+import type { TestEvidence } from '../test-evidence.js';
+import type { DecisionValue, UnmetCondition } from './stop-decision.js';
+import type { StopEventHuman } from './stop-event.js';
+import { parseStopPolicy } from './parse-stop-policy.js';
+import type { CriteriaCondition, LimitName, StopCondition, StopPolicyDocument, StopRuleOutcome, TestState } from './stop-policy-document.js';
+import type { StopTotals } from './stop-state.js';
+
+/** What the conditions read: the run so far and the event being decided. */
+export interface EvaluationContext {
+  readonly step: number;
+  readonly totals: StopTotals;
+  readonly elapsedMs: number;
+  /** Newest last, the current event's fingerprint included. */
+  readonly fingerprints: readonly string[];
+  /** Retry decisions in a row before this event. */
+  readonly retries: number;
+  readonly tests: TestEvidence | undefined;
+  readonly probabilities: CriterionProbabilities | undefined;
+  readonly signal: FinishSignal | null | undefined;
+  readonly verification: { readonly ok: boolean; readonly unmet?: readonly string[] } | undefined;
+  readonly checks: Readonly<Record<string, boolean>> | undefined;
+  readonly human: StopEventHuman | undefined;
+  readonly tree: string | undefined;
+}
+
+/** Per-decision scratch: the part of the last condition that did not hold, and the lowest criterion once computed. */
+export interface Scratch {
+  unmet: UnmetCondition | undefined;
+  lowest: LowestCriterion | undefined;
+}
+
+type Values = Record<string, DecisionValue>;
+
+/**
+ * One condition: `true` (it holds; when `values` is given, the values it read
+ * are written there), `false` (`scratch.unmet` says which part did not hold),
+ * or `undefined` when it cannot tell because the event carries no criterion
+ * probabilities.
+ */
+export type Evaluator = (context: EvaluationContext, scratch: Scratch, values: Values | undefined) => boolean | undefined;
+
+/** A policy ready to evaluate: its rules as functions, and how many fingerprints its stall rules need. */
+export interface CompiledPolicy {
+  readonly document: StopPolicyDocument;
+  readonly rules: readonly { readonly id: string; readonly then: StopRuleOutcome; readonly evaluate: Evaluator }[];
+  /** The longest `identical_fingerprints` window of the policy (0 when it has none). */
+  readonly window: number;
+}
+
+const compiled = new WeakMap<object, CompiledPolicy>();
+
+/**
+ * Validates `policy` (as `parseStopPolicy` does) and compiles it, once per
+ * policy object: a policy is treated as immutable once used.
+ */
+export function compileStopPolicy(policy: StopPolicyDocument): CompiledPolicy {
+  const cached = compiled.get(policy as object);
+  if (cached !== undefined) return cached;
+  const document = parseStopPolicy(policy);
+  const result = compileDocument(document);
+  compiled.set(policy as object, result);
+  compiled.set(document as object, result);
+  return result;
+}
+
+/** Compiles a document that `parseStopPolicy` has already validated. */
+export function compileDocument(document: StopPolicyDocument): CompiledPolicy {
+  let window = 0;
+  const build = (condition: StopCondition, path: string): Evaluator => {
+    if ('stall' in condition) window = Math.max(window, condition.stall.rounds);
+    return compileCondition(condition, path, build);
+  };
+  const rules = document.rules.map((rule) => ({ id: rule.id, then: rule.then, evaluate: build(rule.when, '') }));
+  return { document, rules, window };
+}
+
+type Build = (condition: StopCondition, path: string) => Evaluator;
+
+function compileCondition(condition: StopCondition, path: string, build: Build): Evaluator {
+  if ('all' in condition) return allOf(condition.all.map((child, i) => build(child, `${path}all[${i}].`)));
+  if ('any' in condition) return anyOf(condition.any.map((child, i) => build(child, `${path}any[${i}].`)), `${path}any`);
+  if ('not' in condition) return negate(build(condition.not, `${path}not.`), `${path}not(${labelOf(condition.not)})`);
+  if ('atLeast' in condition) {
+    const { count, of } = condition.atLeast;
+    return atLeastOf(count, of.map((child, i) => build(child, `${path}atLeast.of[${i}].`)), `${path}atLeast`);
+  }
+  if ('always' in condition) return () => true;
+  const label = `${path}${labelOf(condition)}`;
+  if ('limit' in condition) return limit(condition.limit.of, condition.limit.max, label);
+  if ('tests' in condition) return testsIn(condition.tests, label);
+  if ('check' in condition) return check(condition.check.name, condition.check.is, label);
+  if ('criteria' in condition) return criteria(condition.criteria, label);
+  if ('signal' in condition) {
+    const want = condition.signal;
+    const relation = `, not ${want}`;
+    return (context, scratch, values) => {
+      const kind = context.signal?.kind ?? 'none';
+      if (kind !== want) return fail(scratch, label, kind, relation);
+      if (values !== undefined) values.signal = kind;
+      return true;
+    };
+  }
+  if ('verification' in condition) {
+    const want = condition.verification;
+    return (context, scratch, values) => {
+      const verification = context.verification;
+      const state = verification === undefined ? 'nothing verified' : verification.ok ? 'passed' : 'failed';
+      if (state !== want) return fail(scratch, label, state, `, not ${want}`);
+      if (values !== undefined) {
+        values.verified = state === 'passed';
+        if (verification?.ok === false) values.unmet = [...(verification.unmet ?? [])];
+      }
+      return true;
+    };
+  }
+  if ('human' in condition) {
+    const want = condition.human;
+    return (context, scratch, values) => {
+      const human = context.human;
+      const state = human === undefined ? 'not asked' : human.timedOut ? 'timed_out' : human.answer === undefined ? 'not answered' : 'answered';
+      if (state !== want) return fail(scratch, label, state, `, not ${want}`);
+      if (values !== undefined) values.human = state;
+      return true;
+    };
+  }
+  if ('stall' in condition) {
+    const rounds = condition.stall.rounds;
+    const relation = `of ${rounds} identical`;
+    return (context, scratch, values) => {
+      const fingerprints = context.fingerprints;
+      const last = fingerprints[fingerprints.length - 1];
+      let identical = 0;
+      for (let i = fingerprints.length - 1; i >= 0 && identical < rounds && fingerprints[i] === last; i--) identical++;
+      if (identical < rounds || last === undefined) return fail(scratch, label, identical, relation);
+      if (values !== undefined) {
+        values.stallRounds = rounds;
+        values.fingerprint = last;
+      }
+      return true;
+    };
+  }
+  if ('retries' in condition) {
+    const least = condition.retries.atLeast;
+    const relation = `< ${least}`;
+    return (context, scratch, values) => {
+      if (context.retries < least) return fail(scratch, label, context.retries, relation);
+      if (values !== undefined) values.retries = context.retries;
+      return true;
+    };
+  }
+  throw new TypeError(`unknown condition ${JSON.stringify(condition)}`);
+}
+
+function fail(scratch: Scratch, condition: string, actual: DecisionValue, relation: string): false {
+  scratch.unmet = { condition, actual, relation };
+  return false;
+}
+
+function allOf(children: readonly Evaluator[]): Evaluator {
+  return (context, scratch, values) => {
+    let pending: UnmetCondition | undefined;
+    for (const child of children) {
+      const result = child(context, scratch, values);
+      if (result === false) return false;
+      if (result === undefined) pending ??= scratch.unmet;
+    }
+    if (pending === undefined) return true;
+    scratch.unmet = pending;
+    return undefined;
+  };
+}
+
+function anyOf(children: readonly Evaluator[], label: string): Evaluator {
+  return (context, scratch, values) => {
+    let pending: UnmetCondition | undefined;
+    const unmet: UnmetCondition[] = [];
+    for (const child of children) {
+      const own = values === undefined ? undefined : {};
+      const result = child(context, scratch, own);
+      if (result === true) {
+        if (values !== undefined) Object.assign(values, own);
+        return true;
+      }
+      if (result === undefined) pending ??= scratch.unmet;
+      else if (scratch.unmet !== undefined) unmet.push(scratch.unmet);
+    }
+    if (pending !== undefined) {
+      scratch.unmet = pending;
+      return undefined;
+    }
+    return fail(scratch, label, unmet.map(formatUnmet).join('; ') || 'no conditions', unmet.length === 0 ? '' : '(none held)');
+  };
+}
+
+function negate(child: Evaluator, label: string): Evaluator {
+  return (context, scratch) => {
+    const result = child(context, scratch, undefined);
+    if (result === undefined) return undefined;
+    return result ? fail(scratch, label, 'holds', '') : true;
+  };
+}
+
+function atLeastOf(count: number, children: readonly Evaluator[], label: string): Evaluator {
+  const relation = `of ${children.length} held, ${count} needed`;
+  return (context, scratch, values) => {
+    let held = 0;
+    let unknown = 0;
+    let pending: UnmetCondition | undefined;
+    for (const child of children) {
+      const own = values === undefined ? undefined : {};
+      const result = child(context, scratch, own);
+      if (result === true) {
+        held++;
+        if (values !== undefined) Object.assign(values, own);
+        if (held >= count) return true;
+      } else if (result === undefined) {
+        unknown++;
+        pending ??= scratch.unmet;
+      }
+    }
+    if (pending !== undefined && held + unknown >= count) {
+      scratch.unmet = pending;
+      return undefined;
+    }
+    return fail(scratch, label, held, relation);
+  };
+}
+
+/** A trace entry's unmet part as one line: `limit.steps: 14 < 20`. */
+export function formatUnmet(unmet: UnmetCondition): string {
+  const actual = Array.isArray(unmet.actual) ? `[${unmet.actual.join(', ')}]` : String(unmet.actual);
+  const glue = unmet.relation === '' || unmet.relation.startsWith(',') ? '' : ' ';
+  return `${unmet.condition}: ${actual}${glue}${unmet.relation}`;
+}
+
+const MAX_KEYS: Readonly<Record<LimitName, string>> = {
+  steps: 'maxSteps',
+  wallClockMs: 'maxWallClockMs',
+  inputTokens: 'maxInputTokens',
+  outputTokens: 'maxOutputTokens',
+  totalTokens: 'maxTotalTokens',
+  cost: 'maxCost',
+  toolErrors: 'maxToolErrors',
+  judgeCalls: 'maxJudgeCalls',
+  judgeCost: 'maxJudgeCost',
+};
+
+function limit(of: LimitName, max: number, label: string): Evaluator {
+  const maxKey = MAX_KEYS[of];
+  const relation = `< ${max}`;
+  const read = (context: EvaluationContext): number => {
+    switch (of) {
+      case 'steps':
+        return context.step;
+      case 'wallClockMs':
+        return context.elapsedMs;
+      case 'totalTokens':
+        return context.totals.inputTokens + context.totals.outputTokens;
+      default:
+        return context.totals[of];
+    }
+  };
+  return (context, scratch, values) => {
+    const used = read(context);
+    if (used < max) return fail(scratch, label, used, relation);
+    if (values !== undefined) {
+      values[of] = used;
+      values[maxKey] = max;
+    }
+    return true;
+  };
+}
+
+function testsIn(state: TestState, label: string): Evaluator {
+  switch (state) {
+    case 'no_tests_ran':
+      return (context, scratch, values) => {
+        const ran = context.tests?.ran ?? 0;
+        if (ran !== 0) return fail(scratch, label, ran, 'ran');
+        if (values !== undefined) values.ran = 0;
+        return true;
+      };
+    case 'failed':
+      return (context, scratch, values) => {
+        const tests = context.tests;
+        if (tests === undefined || tests.ran === 0) return fail(scratch, label, 'no tests ran', '');
+        if (tests.passed && tests.failed.length === 0) return fail(scratch, label, tests.ran, 'ran, none failed');
+        if (values !== undefined) {
+          values.ran = tests.ran;
+          values.failed = [...tests.failed];
+        }
+        return true;
+      };
+    case 'passed':
+      return (context, scratch, values) => {
+        const tests = context.tests;
+        if (tests === undefined || tests.ran === 0) return fail(scratch, label, 'no tests ran', '');
+        if (!tests.passed || tests.failed.length > 0) return fail(scratch, label, tests.ran, `ran, ${tests.failed.length} named failed`);
+        if (values !== undefined) values.ran = tests.ran;
+        return true;
+      };
+    case 'fresh':
+    case 'stale':
+      return (context, scratch, values) => {
+        if (context.tree === undefined) return fail(scratch, label, 'no tree fingerprint in the event', '');
+        const tests = context.tests;
+        if (tests === undefined) return fail(scratch, label, 'no test evidence', '');
+        const fresh = tests.treeFingerprint === context.tree;
+        if (fresh !== (state === 'fresh')) return fail(scratch, label, fresh ? 'fresh' : 'stale', `, not ${state}`);
+        if (values !== undefined) {
+          values.treeFingerprint = context.tree;
+          values.testsTreeFingerprint = tests.treeFingerprint ?? null;
+        }
+        return true;
+      };
+  }
+}
+
+function check(name: string, is: 'passed' | 'failed' | 'missing', label: string): Evaluator {
+  const key = `check.${name}`;
+  const relation = `, not ${is}`;
+  return (context, scratch, values) => {
+    const passed = context.checks?.[name];
+    const state = passed === undefined ? 'missing' : passed ? 'passed' : 'failed';
+    if (state !== is) return fail(scratch, label, state, relation);
+    if (values !== undefined) values[key] = state;
+    return true;
+  };
+}
+
+function criteria(spec: CriteriaCondition, label: string): Evaluator {
+  const pendingUnmet: UnmetCondition = { condition: label, actual: 'no criterion probabilities in the event', relation: '' };
+  const named = spec.criterion;
+  const valueKey = named === undefined ? 'lowestProbability' : `criteria.${named}`;
+  const compare =
+    spec.gte !== undefined
+      ? { key: 'minProbability', bound: spec.gte as DecisionValue, holds: (p: number) => p >= (spec.gte as number), relation: `< ${spec.gte}` }
+      : spec.lt !== undefined
+        ? { key: 'belowProbability', bound: spec.lt as DecisionValue, holds: (p: number) => p < (spec.lt as number), relation: `>= ${spec.lt}` }
+        : {
+            key: 'band',
+            bound: spec.within as unknown as DecisionValue,
+            holds: (p: number) => p >= (spec.within as readonly [number, number])[0] && p < (spec.within as readonly [number, number])[1],
+            relation: `not in [${(spec.within as readonly [number, number])[0]}, ${(spec.within as readonly [number, number])[1]})`,
+          };
+  return (context, scratch, values) => {
+    const probabilities = context.probabilities;
+    if (probabilities === undefined) {
+      scratch.unmet = pendingUnmet;
+      return undefined;
+    }
+    let probability: number;
+    if (named === undefined) {
+      const lowest = (scratch.lowest ??= lowestCriterion(probabilities));
+      probability = lowest.probability;
+      if (values !== undefined && lowest.criterion !== undefined) values.lowestCriterion = lowest.criterion;
+    } else {
+      const value = Object.hasOwn(probabilities, named) ? probabilities[named] : undefined;
+      if (value === undefined) return fail(scratch, label, 'not answered', '');
+      probability = value;
+    }
+    if (!compare.holds(probability)) return fail(scratch, label, probability, compare.relation);
+    if (values !== undefined) {
+      values[valueKey] = probability;
+      values[compare.key] = compare.bound;
+    }
+    return true;
+  };
+}
+
+/** A short name for a condition, as the trace shows it. */
+export function labelOf(condition: StopCondition): string {
+  if ('limit' in condition) return `limit.${condition.limit.of}`;
+  if ('tests' in condition) return `tests.${condition.tests}`;
+  if ('check' in condition) return `check.${condition.check.name}`;
+  if ('criteria' in condition) return condition.criteria.criterion === undefined ? 'criteria.lowest' : `criteria.${condition.criteria.criterion}`;
+  if ('signal' in condition) return `signal.${condition.signal}`;
+  if ('verification' in condition) return `verification.${condition.verification}`;
+  if ('human' in condition) return `human.${condition.human}`;
+  if ('stall' in condition) return 'stall.identical';
+  if ('retries' in condition) return 'retries';
+  return Object.keys(condition)[0] ?? 'condition';
+}

@@ -1,0 +1,205 @@
+import { fingerprintProgress } from '../fingerprint.js';
+import { appendFingerprint } from '../stall.js';
+import type { TestEvidence } from '../test-evidence.js';
+import { compileStopPolicy, type CompiledPolicy, type EvaluationContext, type Scratch } from './compile-stop-policy.js';
+import type { DecideResult, DecisionTraceEntry, DecisionValue, RetryFeedback, StopDecision, UnmetCondition } from './stop-decision.js';
+import { eventDigest } from './event-digest.js';
+import { assertStopEvent, type StopEvent } from './stop-event.js';
+import type { StopPolicyDocument } from './stop-policy-document.js';
+import { assertStopState, STOP_STATE_VERSION, type StopState, type StopStateCore, type StopTotals } from './stop-state.js';
+
+const NO_FEEDBACK: RetryFeedback = Object.freeze({ message: '' });
+const NO_TESTS: TestEvidence = Object.freeze({ passed: false, failed: Object.freeze([]) as readonly string[], ran: 0 });
+
+/**
+ * Decides one event with a policy: the first rule whose condition holds
+ * decides. Pure: returns the state to carry to the next event and the
+ * decision, with the rule that fired, the values it compared and why each
+ * earlier rule did not fire.
+ *
+ * Applying again the event of the last applied step returns the same
+ * decision and the same state (a replayed step counts nothing twice); an
+ * event for an older step, or a different event for the last step, throws a
+ * `TypeError`, as does an event that a rule needs criterion probabilities
+ * for and that has none (see {@link needsJudgement}). A stop does not latch:
+ * a later event is decided as the rules say.
+ *
+ * @example
+ * let state = initialStopState(SEED_STOP_POLICY);
+ * const result = decide(SEED_STOP_POLICY, state, {
+ *   step: 1,
+ *   tests: { passed: true, failed: [], ran: 12 },
+ *   probabilities: { acceptanceCovered: 0.92, noOpenQuestions: 0.81 },
+ *   output: 'Added the endpoint and its tests.',
+ * });
+ * result.decision; // { kind: 'stop', exit: 'success', reason: 'tests_and_criteria_passed', rule: 'done', ... }
+ * state = result.state;
+ */
+export function decide(policy: StopPolicyDocument, state: StopState, event: StopEvent): DecideResult {
+  const compiled = compileStopPolicy(policy);
+  assertStopState(state);
+  assertStopEvent(event);
+  const fingerprint = fingerprintProgress(event.tests ?? NO_TESTS, event.output ?? '');
+  const digest = eventDigest(event, fingerprint);
+  if (event.step === state.step && state.last !== undefined) {
+    if (state.last.digest !== digest) {
+      throw new TypeError(`step ${event.step} was already decided with a different event; a step is decided once (replaying it must send the same event)`);
+    }
+    return { state, decision: decideAfter(compiled, state.last.prior, event, fingerprint).decision };
+  }
+  if (event.step <= state.step) {
+    throw new TypeError(`event.step ${event.step} is not after the last step decided (${state.step}); events come in step order`);
+  }
+  const prior = coreOf(state);
+  const { core, decision } = decideAfter(compiled, prior, event, fingerprint);
+  const retries = decision.kind === 'retry' ? prior.retries + 1 : 0;
+  const next: StopState = {
+    version: STOP_STATE_VERSION,
+    step: core.step,
+    totals: core.totals,
+    elapsedMs: core.elapsedMs,
+    fingerprints: core.fingerprints,
+    retries,
+    last: { digest, prior },
+  };
+  return { state: next, decision };
+}
+
+/**
+ * True when the decision for `event` depends on criterion probabilities that
+ * it does not carry: ask the decision model, add its answers to the event,
+ * then `decide`. False when the rules decide without them (a limit, a stall,
+ * missing or failing evidence first), so no request is made for nothing.
+ */
+export function needsJudgement(policy: StopPolicyDocument, state: StopState, event: StopEvent): boolean {
+  const compiled = compileStopPolicy(policy);
+  assertStopState(state);
+  assertStopEvent(event);
+  if (event.probabilities !== undefined) return false;
+  const base = event.step === state.step && state.last !== undefined ? state.last.prior : coreOf(state);
+  const fingerprint = fingerprintProgress(event.tests ?? NO_TESTS, event.output ?? '');
+  const context = contextOf(advance(base, event, fingerprint, compiled.window), base.retries, event);
+  return 'pending' in evaluateRules(compiled, context);
+}
+
+function decideAfter(
+  compiled: CompiledPolicy,
+  prior: StopStateCore,
+  event: StopEvent,
+  fingerprint: string,
+): { core: Omit<StopStateCore, 'retries'>; decision: StopDecision } {
+  const core = advance(prior, event, fingerprint, compiled.window);
+  const result = evaluateRules(compiled, contextOf(core, prior.retries, event));
+  if ('pending' in result) {
+    throw new TypeError(
+      `rule "${result.pending}" needs criterion probabilities and event ${event.step} has none; ask the decision model first (needsJudgement says when)`,
+    );
+  }
+  return { core, decision: result.decision };
+}
+
+/**
+ * Runs the rules in order on a context: the first that holds decides;
+ * `pending` names a rule that needs probabilities the context lacks. A
+ * projection that reads no feedback passes `withFeedback: false` (its retry
+ * decisions then carry an empty message).
+ */
+export function evaluateRules(
+  compiled: CompiledPolicy,
+  context: EvaluationContext,
+  withFeedback = true,
+): { decision: StopDecision } | { pending: string } {
+  const trace: DecisionTraceEntry[] = [];
+  const scratch: Scratch = { unmet: undefined, lowest: undefined };
+  for (const rule of compiled.rules) {
+    const holds = rule.evaluate(context, scratch, undefined);
+    if (holds === undefined) return { pending: rule.id };
+    if (!holds) {
+      trace.push({ rule: rule.id, unmet: scratch.unmet as UnmetCondition });
+      continue;
+    }
+    // A second pass over the one rule that fired collects the values it compared.
+    const values: Record<string, DecisionValue> = { step: context.step };
+    rule.evaluate(context, scratch, values);
+    const then = rule.then;
+    switch (then.kind) {
+      case 'continue':
+        return { decision: { kind: 'continue', reason: then.reason ?? 'continue', rule: rule.id, values, trace } };
+      case 'retry':
+        return { decision: { kind: 'retry', reason: then.reason, rule: rule.id, values, trace, feedback: withFeedback ? feedbackOf(rule.id, then.reason, values, context) : NO_FEEDBACK } };
+      case 'stop':
+        return { decision: { kind: 'stop', exit: then.exit, reason: then.reason, rule: rule.id, values, trace } };
+    }
+  }
+  return { decision: { kind: 'continue', reason: 'no_rule_fired', rule: null, values: { step: context.step }, trace } };
+}
+
+function advance(core: StopStateCore, event: StopEvent, fingerprint: string, window: number): Omit<StopStateCore, 'retries'> {
+  const usage = event.usage;
+  const totals: StopTotals =
+    usage === undefined
+      ? core.totals
+      : {
+          inputTokens: core.totals.inputTokens + (usage.inputTokens ?? 0),
+          outputTokens: core.totals.outputTokens + (usage.outputTokens ?? 0),
+          cost: core.totals.cost + (usage.cost ?? 0),
+          toolErrors: core.totals.toolErrors + (usage.toolErrors ?? 0),
+          judgeCalls: core.totals.judgeCalls + (usage.judgeCalls ?? 0),
+          judgeCost: core.totals.judgeCost + (usage.judgeCost ?? 0),
+        };
+  return {
+    step: event.step,
+    totals,
+    elapsedMs: event.elapsedMs === undefined ? core.elapsedMs : Math.max(core.elapsedMs, event.elapsedMs),
+    fingerprints: window === 0 ? [] : appendFingerprint(core.fingerprints, fingerprint, window),
+  };
+}
+
+function contextOf(core: Omit<StopStateCore, 'retries'>, retries: number, event: StopEvent): EvaluationContext {
+  return {
+    step: core.step,
+    totals: core.totals,
+    elapsedMs: core.elapsedMs,
+    fingerprints: core.fingerprints,
+    retries,
+    tests: event.tests,
+    probabilities: event.probabilities,
+    signal: event.signal,
+    verification: event.verification,
+    checks: event.checks,
+    human: event.human,
+    tree: event.tree,
+  };
+}
+
+function coreOf(state: StopState): StopStateCore {
+  return { step: state.step, totals: state.totals, elapsedMs: state.elapsedMs, fingerprints: state.fingerprints, retries: state.retries };
+}
+
+function feedbackOf(rule: string, reason: string, values: Readonly<Record<string, DecisionValue>>, context: EvaluationContext): RetryFeedback {
+  const parts: string[] = [];
+  const failed = Array.isArray(values.failed) ? (values.failed as readonly string[]) : undefined;
+  if (values.ran === 0) parts.push('no tests ran: run the test suite');
+  if (failed !== undefined) {
+    parts.push(
+      failed.length === 0
+        ? 'the test run failed'
+        : `${failed.length} test${failed.length === 1 ? '' : 's'} failed: ${failed.slice(0, 5).join(', ')}${failed.length > 5 ? ` and ${failed.length - 5} more` : ''}`,
+    );
+  }
+  const threshold = typeof values.minProbability === 'number' ? values.minProbability : Array.isArray(values.band) ? (values.band[1] as number) : typeof values.belowProbability === 'number' ? values.belowProbability : undefined;
+  let unmetCriteria: string[] | undefined;
+  if (threshold !== undefined && context.probabilities !== undefined) {
+    const probabilities = context.probabilities;
+    unmetCriteria = [];
+    for (const name in probabilities) if (Object.hasOwn(probabilities, name) && (probabilities[name] as number) < threshold) unmetCriteria.push(name);
+    if (unmetCriteria.length > 0) parts.push(`not met yet: ${unmetCriteria.join(', ')}`);
+  }
+  const unmetVerification = context.verification?.ok === false ? (context.verification.unmet ?? []) : [];
+  if (unmetVerification.length > 0) parts.push(`not met yet: ${unmetVerification.join(', ')}`);
+  return {
+    message: `Not done yet (${reason}, rule ${rule})${parts.length === 0 ? '' : `: ${parts.join('; ')}`}.`,
+    ...(failed === undefined || failed.length === 0 ? {} : { failedTests: failed }),
+    ...(unmetCriteria === undefined || unmetCriteria.length === 0 ? {} : { unmetCriteria }),
+  };
+}

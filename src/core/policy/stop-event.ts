@@ -1,0 +1,163 @@
+import { assertProbability, type CriterionProbabilities } from '../criterion-probabilities.js';
+import { describeValue } from '../describe-value.js';
+import { FINISH_KINDS, type FinishSignal } from '../finish-signal.js';
+import { assertTestEvidence, type TestEvidence } from '../test-evidence.js';
+
+/** What one step used (its own share, not the running total); every field defaults to 0. */
+export interface StopEventUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly cost?: number;
+  readonly toolErrors?: number;
+  /** Requests made to the decision model for this step. */
+  readonly judgeCalls?: number;
+  /** What those requests cost. */
+  readonly judgeCost?: number;
+}
+
+/** The usage counters an event may carry. */
+export const STOP_EVENT_USAGE_KEYS: readonly (keyof StopEventUsage)[] = [
+  'inputTokens',
+  'outputTokens',
+  'cost',
+  'toolErrors',
+  'judgeCalls',
+  'judgeCost',
+];
+
+/** What came of asking a person during the step (the shape of a run's `HumanExchange` fits). */
+export interface StopEventHuman {
+  readonly answer?: string;
+  readonly timedOut: boolean;
+}
+
+/**
+ * One completed step, as a driver reports it to `decide`. Only `step` is
+ * required; each condition reads the field it needs:
+ *
+ * - `step`: the number of the step just completed (from 1; numbers may skip);
+ * - `tests`: the test evidence (absent: no tests ran);
+ * - `probabilities`: the decision model's P(true) per criterion (absent: not
+ *   asked yet, see `needsJudgement`);
+ * - `output`: the agent's output, fingerprinted with `tests` for the stall rule;
+ * - `usage`: what this step used, added to the run's totals;
+ * - `elapsedMs`: the run's wall clock so far;
+ * - `signal`: the finish signal of this step (absent or null: none);
+ * - `verification`: code's answer to a `done` claim;
+ * - `checks`: named deterministic checks and whether each passed;
+ * - `human`: what came of asking a person;
+ * - `tree`: the fingerprint of the working tree now, to tell fresh evidence from stale.
+ */
+export interface StopEvent {
+  readonly step: number;
+  readonly tests?: TestEvidence;
+  readonly probabilities?: CriterionProbabilities;
+  readonly output?: string;
+  readonly usage?: StopEventUsage;
+  readonly elapsedMs?: number;
+  readonly signal?: FinishSignal | null;
+  readonly verification?: { readonly ok: boolean; readonly unmet?: readonly string[] };
+  readonly checks?: Readonly<Record<string, boolean>>;
+  readonly human?: StopEventHuman;
+  readonly tree?: string;
+}
+
+const EVENT_KEYS: ReadonlySet<string> = new Set([
+  'step',
+  'tests',
+  'probabilities',
+  'output',
+  'usage',
+  'elapsedMs',
+  'signal',
+  'verification',
+  'checks',
+  'human',
+  'tree',
+]);
+const USAGE_KEYS: ReadonlySet<string> = new Set(STOP_EVENT_USAGE_KEYS);
+
+/**
+ * Throws a `TypeError` naming the field when `event` is not a valid
+ * `StopEvent`: an unknown field (a misspelt usage counter would otherwise be
+ * ignored and could switch a limit off), a step that is not a positive
+ * integer, a negative or non-finite counter, or malformed evidence.
+ */
+export function assertStopEvent(event: StopEvent): void {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) {
+    throw new TypeError(`a stop event must be an object, got ${describeValue(event)}`);
+  }
+  for (const key of Object.keys(event)) {
+    if (!EVENT_KEYS.has(key)) throw new TypeError(`unknown stop event field "${key}"; expected one of ${[...EVENT_KEYS].join(', ')}`);
+  }
+  if (!Number.isInteger(event.step) || event.step < 1) {
+    throw new TypeError(`event.step must be a positive integer (the step just completed), got ${describeValue(event.step)}`);
+  }
+  if (event.tests !== undefined) assertTestEvidence(event.tests);
+  if (event.probabilities !== undefined) {
+    const probabilities = event.probabilities;
+    if (typeof probabilities !== 'object' || probabilities === null || Array.isArray(probabilities)) {
+      throw new TypeError(`event.probabilities must be an object of named probabilities, got ${describeValue(probabilities)}`);
+    }
+    for (const name of Object.keys(probabilities)) assertProbability(name, probabilities[name]);
+  }
+  if (event.output !== undefined && typeof event.output !== 'string') {
+    throw new TypeError(`event.output must be a string, got ${describeValue(event.output)}`);
+  }
+  if (event.usage !== undefined) assertUsage(event.usage);
+  if (event.elapsedMs !== undefined) assertAmount('event.elapsedMs', event.elapsedMs);
+  if (event.signal !== undefined && event.signal !== null) {
+    const signal = event.signal as unknown as Record<string, unknown>;
+    if (typeof signal !== 'object' || !(FINISH_KINDS as readonly unknown[]).includes(signal.kind)) {
+      throw new TypeError(`event.signal.kind must be one of ${FINISH_KINDS.join(', ')}, got ${describeValue(signal?.kind)}`);
+    }
+  }
+  if (event.verification !== undefined) {
+    const verification = event.verification as unknown as Record<string, unknown>;
+    if (typeof verification !== 'object' || verification === null || typeof verification.ok !== 'boolean') {
+      throw new TypeError('event.verification must be { ok: boolean, unmet?: string[] }');
+    }
+    if (verification.unmet !== undefined && !(Array.isArray(verification.unmet) && verification.unmet.every((name) => typeof name === 'string'))) {
+      throw new TypeError('event.verification.unmet must be an array of strings');
+    }
+  }
+  if (event.checks !== undefined) {
+    const checks = event.checks as unknown;
+    if (typeof checks !== 'object' || checks === null || Array.isArray(checks)) {
+      throw new TypeError(`event.checks must be an object of named booleans, got ${describeValue(checks)}`);
+    }
+    for (const [name, passed] of Object.entries(checks)) {
+      if (typeof passed !== 'boolean') throw new TypeError(`event.checks["${name}"] must be a boolean, got ${describeValue(passed)}`);
+    }
+  }
+  if (event.human !== undefined) {
+    const human = event.human as unknown as Record<string, unknown>;
+    if (typeof human !== 'object' || human === null || typeof human.timedOut !== 'boolean') {
+      throw new TypeError('event.human must be { timedOut: boolean, answer?: string }');
+    }
+    if (human.answer !== undefined && typeof human.answer !== 'string') {
+      throw new TypeError(`event.human.answer must be a string, got ${describeValue(human.answer)}`);
+    }
+  }
+  if (event.tree !== undefined && typeof event.tree !== 'string') {
+    throw new TypeError(`event.tree must be a string (a tree fingerprint), got ${describeValue(event.tree)}`);
+  }
+}
+
+function assertUsage(usage: StopEventUsage): void {
+  if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) {
+    throw new TypeError(`event.usage must be an object, got ${describeValue(usage)}`);
+  }
+  for (const key of Object.keys(usage)) {
+    if (!USAGE_KEYS.has(key)) {
+      throw new TypeError(`unknown usage counter "${key}" in event.usage; expected one of ${STOP_EVENT_USAGE_KEYS.join(', ')}`);
+    }
+    assertAmount(`event.usage.${key}`, usage[key as keyof StopEventUsage]);
+  }
+}
+
+function assertAmount(field: string, value: unknown): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(`${field} must be a non-negative finite number, got ${describeValue(value)}`);
+  }
+}

@@ -1,0 +1,106 @@
+import { describeValue } from '../describe-value.js';
+import { FINGERPRINT_LENGTH } from '../fingerprint.js';
+import { compileStopPolicy } from './compile-stop-policy.js';
+import type { StopPolicyDocument } from './stop-policy-document.js';
+
+/** The version of the state format `decide` reads and writes. */
+export const STOP_STATE_VERSION = 1;
+
+/** The run's totals, as the limit conditions read them. */
+export interface StopTotals {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cost: number;
+  readonly toolErrors: number;
+  readonly judgeCalls: number;
+  readonly judgeCost: number;
+}
+
+/** The part of the state that the next decision reads. */
+export interface StopStateCore {
+  /** The last step applied (0 before the first event). */
+  readonly step: number;
+  readonly totals: StopTotals;
+  /** The run's wall clock at the last event that reported it. */
+  readonly elapsedMs: number;
+  /** The last progress fingerprints, newest last; as many as the policy's longest stall window. */
+  readonly fingerprints: readonly string[];
+  /** How many decisions in a row, up to the last event, were `retry`. */
+  readonly retries: number;
+}
+
+/**
+ * What `decide` carries from one event to the next: plain, versioned JSON
+ * that holds only what the rules read, bounded in size whatever the run's
+ * length. `last` lets the last event be applied again (a durable runtime
+ * replaying its last step) without counting anything twice.
+ */
+export interface StopState extends StopStateCore {
+  readonly version: typeof STOP_STATE_VERSION;
+  readonly last?: {
+    /** A digest of the last event applied. */
+    readonly digest: string;
+    /** The state before it. */
+    readonly prior: StopStateCore;
+  };
+}
+
+/** Totals before the first step. */
+export const ZERO_TOTALS: StopTotals = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cost: 0,
+  toolErrors: 0,
+  judgeCalls: 0,
+  judgeCost: 0,
+});
+
+/**
+ * The state of a run before its first event, for `policy` (validated here:
+ * a malformed policy throws a `StopPolicyError`).
+ *
+ * @example
+ * let state = initialStopState(SEED_STOP_POLICY);
+ */
+export function initialStopState(policy: StopPolicyDocument): StopState {
+  compileStopPolicy(policy);
+  return { version: STOP_STATE_VERSION, step: 0, totals: ZERO_TOTALS, elapsedMs: 0, fingerprints: [], retries: 0 };
+}
+
+const TOTAL_KEYS = Object.keys(ZERO_TOTALS) as (keyof StopTotals)[];
+
+/** Throws a `TypeError` naming the field when `state` is not a `StopState` this version wrote. */
+export function assertStopState(state: StopState): void {
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) {
+    throw new TypeError(`stop state must be an object (from initialStopState or decide), got ${describeValue(state)}`);
+  }
+  if (state.version !== STOP_STATE_VERSION) {
+    throw new TypeError(`stop state version must be ${STOP_STATE_VERSION}, got ${describeValue(state.version)}`);
+  }
+  assertCore('state', state);
+  if (state.last !== undefined) {
+    if (typeof state.last !== 'object' || state.last === null || typeof state.last.digest !== 'string') {
+      throw new TypeError('state.last must be { digest, prior }');
+    }
+    assertCore('state.last.prior', state.last.prior);
+  }
+}
+
+function assertCore(where: string, core: StopStateCore): void {
+  if (typeof core !== 'object' || core === null) throw new TypeError(`${where} must be an object`);
+  if (!Number.isInteger(core.step) || core.step < 0) throw new TypeError(`${where}.step must be a non-negative integer, got ${describeValue(core.step)}`);
+  if (typeof core.totals !== 'object' || core.totals === null) throw new TypeError(`${where}.totals must be an object`);
+  for (const key of TOTAL_KEYS) assertAmount(`${where}.totals.${key}`, core.totals[key]);
+  assertAmount(`${where}.elapsedMs`, core.elapsedMs);
+  if (!Number.isInteger(core.retries) || core.retries < 0) throw new TypeError(`${where}.retries must be a non-negative integer, got ${describeValue(core.retries)}`);
+  const fingerprints = core.fingerprints;
+  let valid = Array.isArray(fingerprints);
+  for (let i = 0; valid && i < fingerprints.length; i++) valid = typeof fingerprints[i] === 'string' && (fingerprints[i] as string).length === FINGERPRINT_LENGTH;
+  if (!valid) throw new TypeError(`${where}.fingerprints must be an array of ${FINGERPRINT_LENGTH}-character fingerprints`);
+}
+
+function assertAmount(field: string, value: unknown): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(`${field} must be a non-negative finite number, got ${describeValue(value)}`);
+  }
+}

@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { eventDigest } from '../../../src/core/policy/event-digest.js';
+import type { StopEvent } from '../../../src/core/policy/stop-event.js';
+import { eventStream } from './arbitraries.js';
+
+const FP = 'f'.repeat(32);
+
+describe('eventDigest', () => {
+  it('is 16 hex characters, the same after a JSON round trip', () => {
+    fc.assert(
+      fc.property(eventStream(undefined, 1, 1), ([event]) => {
+        const digest = eventDigest(event as StopEvent, FP);
+        expect(digest).toMatch(/^[0-9a-f]{16}$/);
+        expect(eventDigest(JSON.parse(JSON.stringify(event)) as StopEvent, FP)).toBe(digest);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('does not depend on the order of keys, and tells -0 from nothing else', () => {
+    const a: StopEvent = { step: 3, probabilities: { x: 0.5, y: 0.25 }, usage: { cost: 0, inputTokens: 10 } };
+    const b: StopEvent = { usage: { inputTokens: 10, cost: -0 }, probabilities: { y: 0.25, x: 0.5 }, step: 3 };
+    expect(eventDigest(b, FP)).toBe(eventDigest(a, FP));
+  });
+
+  it('changes with any field a rule can read', () => {
+    const base: StopEvent = { step: 3, tests: { passed: true, failed: [], ran: 2, treeFingerprint: 't1' }, probabilities: { x: 0.5 } };
+    const digests = new Set(
+      [
+        base,
+        { ...base, step: 4 },
+        { ...base, probabilities: { x: 0.51 } },
+        { ...base, probabilities: { y: 0.5 } },
+        { ...base, tests: { passed: true, failed: [], ran: 2, treeFingerprint: 't2' } },
+        { ...base, usage: { cost: 1 } },
+        { ...base, elapsedMs: 5 },
+        { ...base, signal: { kind: 'done', note: '' } },
+        { ...base, checks: { lint: true } },
+        { ...base, checks: { lint: false } },
+        { ...base, human: { timedOut: true } },
+        { ...base, tree: 't1' },
+        { ...base, verification: { ok: false, unmet: ['docs'] } },
+      ].map((event) => eventDigest(event as StopEvent, FP)),
+    );
+    expect(digests.size).toBe(13);
+    expect(eventDigest(base, 'e'.repeat(32))).not.toBe(eventDigest(base, FP));
+  });
+});

@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { baselineDecideCompletionAction } from '../../../bench/baseline-action-table.js';
+import { appendFingerprint } from '../../../src/core/stall.js';
+import { decideCompletionAction, decideFromEvidence } from '../../../src/core/decide-completion-action.js';
+import { fingerprintProgress } from '../../../src/core/fingerprint.js';
+import { decide, needsJudgement } from '../../../src/core/policy/decide.js';
+import { SEED_RULE_IDS, SEED_STOP_POLICY, seedStopPolicy } from '../../../src/core/policy/seed-stop-policy.js';
+import { initialStopState } from '../../../src/core/policy/stop-state.js';
+import { toCompletionAction } from '../../../src/core/policy/to-completion-action.js';
+import { createStopPolicy, DEFAULT_POLICY } from '../../../src/core/stop-policy.js';
+import { stopPolicy } from '../arbitraries.js';
+import { eventStream, seedEventBody } from './arbitraries.js';
+
+describe('SEED_STOP_POLICY', () => {
+  it('is the action table with the default numbers, rule by rule', () => {
+    expect(SEED_STOP_POLICY.rules.map((rule) => rule.id)).toEqual(SEED_RULE_IDS);
+    expect(SEED_STOP_POLICY.rules[0]).toEqual({
+      id: 'hard_cap',
+      when: { limit: { of: 'steps', max: 20 } },
+      then: { kind: 'stop', exit: 'limit', reason: 'hard_cap' },
+    });
+    expect(SEED_STOP_POLICY.rules[1]?.when).toEqual({ stall: { detector: 'identical_fingerprints', rounds: 3 } });
+    expect(Object.isFrozen(SEED_STOP_POLICY.rules[3]?.when)).toBe(true);
+    expect(seedStopPolicy(createStopPolicy({ maxSteps: 7 })).rules[0]?.when).toEqual({ limit: { of: 'steps', max: 7 } });
+  });
+
+  it('survives a JSON round trip as the same document', () => {
+    expect(JSON.parse(JSON.stringify(SEED_STOP_POLICY))).toEqual(SEED_STOP_POLICY);
+  });
+});
+
+describe('the seed preset through decide gives the action table of before, event by event', () => {
+  it('agrees with the original action table and with decideCompletionAction on more than 100,000 random events', () => {
+    let events = 0;
+    fc.assert(
+      fc.property(stopPolicy, eventStream(seedEventBody, 8, 25), (policy, stream) => {
+        const document = seedStopPolicy(policy);
+        let state = initialStopState(document);
+        let recent: string[] = [];
+        for (const event of stream) {
+          const { tests, probabilities, output } = event as Required<typeof event>;
+          recent = appendFingerprint(recent, fingerprintProgress(tests, output), policy.stallRounds);
+          const loop = { step: event.step, recentFingerprints: recent };
+          const expected = baselineDecideCompletionAction(probabilities, tests, loop, policy);
+          const result = decide(document, state, { step: event.step, tests, probabilities, output });
+          // Compared as JSON text (same keys in the same order): toEqual on 100,000 events would dominate the run.
+          const want = JSON.stringify(expected);
+          const viaEngine = JSON.stringify(toCompletionAction(result.decision, policy));
+          if (viaEngine !== want) expect(viaEngine).toBe(want);
+          const viaProjection = JSON.stringify(decideCompletionAction(probabilities, tests, loop, policy));
+          if (viaProjection !== want) expect(viaProjection).toBe(want);
+          const lazy = needsJudgement(document, state, { step: event.step, tests, output });
+          if (lazy !== expected.rule > 3) expect(lazy).toBe(expected.rule > 3);
+          const fromEvidence = JSON.stringify(decideFromEvidence(tests, loop, policy) ?? null);
+          const wantFromEvidence = expected.rule <= 3 ? want : 'null';
+          if (fromEvidence !== wantFromEvidence) expect(fromEvidence).toBe(wantFromEvidence);
+          state = result.state;
+          events++;
+        }
+      }),
+      { numRuns: 7000 },
+    );
+    expect(events).toBeGreaterThan(100_000);
+  });
+
+  it('maps each exit of the preset to the CompletionAction of its rule', () => {
+    const state = initialStopState(SEED_STOP_POLICY);
+    const cases = [
+      [{ step: 20, tests: { passed: true, failed: [], ran: 3 }, probabilities: { a: 1 } }, 'handoff_human', 'hard_cap', 'limit'],
+      [{ step: 1, tests: { passed: false, failed: [], ran: 0 } }, 'retry', 'no_tests_ran', undefined],
+      [{ step: 1, tests: { passed: false, failed: ['t'], ran: 2 }, probabilities: { a: 0.9 } }, 'handoff_human', 'evidence_contradicts_model', 'need_help'],
+      [{ step: 1, tests: { passed: true, failed: [], ran: 2 }, probabilities: { a: 0.9 } }, 'stop_done', 'tests_and_criteria_passed', 'success'],
+      [{ step: 1, tests: { passed: true, failed: [], ran: 2 }, probabilities: { a: 0.1 } }, 'handoff_human', 'criteria_low', 'need_help'],
+    ] as const;
+    for (const [event, action, reason, exit] of cases) {
+      const { decision } = decide(SEED_STOP_POLICY, state, event);
+      expect(toCompletionAction(decision)).toMatchObject({ action, reason });
+      if (exit !== undefined) expect(decision).toMatchObject({ kind: 'stop', exit });
+    }
+  });
+
+  it('refuses to map a decision made with other thresholds, or by another policy', () => {
+    const strict = createStopPolicy({ doneThreshold: 0.9 });
+    const { decision } = decide(seedStopPolicy(strict), initialStopState(SEED_STOP_POLICY), {
+      step: 1,
+      tests: { passed: true, failed: [], ran: 2 },
+      probabilities: { a: 0.95 },
+    });
+    expect(toCompletionAction(decision, strict).action).toBe('stop_done');
+    expect(() => toCompletionAction(decision, DEFAULT_POLICY)).toThrow(/pass the StopPolicy the seed preset was made with/);
+    expect(() => toCompletionAction({ ...decision, rule: 'my_rule' })).toThrow(/not a rule of the seed preset/);
+  });
+});

@@ -10,6 +10,10 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: 'replay recorded agent runs through a stop policy',
     load: async () => (await import('./replay-command.js')).replayCommand,
   },
+  explain: {
+    summary: 'decide events with a stop policy document and say why each rule fired or did not',
+    load: async () => (await import('./explain-command.js')).explainCommand,
+  },
   calibrate: {
     summary: 'choose stop thresholds from labelled cases, with a guarantee',
     load: async () => (await import('./calibrate-command.js')).calibrateCommand,

@@ -33,7 +33,7 @@ export interface ReportEvidence extends TestEvidence {
   readonly detail?: string;
 }
 
-/** The longest failure message kept, in characters; longer ones are cut with an ellipsis. */
+/** The longest failure message kept, in UTF-16 code units (string length); longer ones are cut with an ellipsis. */
 export const MAX_FAILURE_MESSAGE_LENGTH = 1000;
 
 /** Counts gathered by a reader, before the invariants are applied. */
@@ -68,10 +68,17 @@ function detachString(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }
 
-/** Trims a failure message to {@link MAX_FAILURE_MESSAGE_LENGTH} characters. */
+/**
+ * Trims a failure message to {@link MAX_FAILURE_MESSAGE_LENGTH} UTF-16 code
+ * units, the last one an ellipsis; the cut never splits a surrogate pair.
+ */
 export function trimMessage(message: string, max: number = MAX_FAILURE_MESSAGE_LENGTH): string {
   const trimmed = message.trim();
-  return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max - 1).trimEnd()}…`;
+  if (trimmed.length <= max) return trimmed;
+  let end = Math.max(0, max - 1);
+  const last = trimmed.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${trimmed.slice(0, end).trimEnd()}…`;
 }
 
 /**

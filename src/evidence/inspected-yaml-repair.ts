@@ -1,6 +1,7 @@
 const INSPECTED = /^(\s*[^\s'"`#\-][^'"`]*?: )(['"`])(.*)\2(?:\.\.\. \d+ more characters?)?$/;
 const CUT = /\.\.\. \d+ more characters?$/;
 const BLOCK_SCALAR = /^(\s*)[^\s'"`#][^'"`]*?: *[|>][+-]?\d*\s*$/;
+const TAP_LINE = /^(?:(?:not )?ok\b|1\.\.\d|# Subtest:|Bail out!|TAP version )/;
 const ESCAPE = /\\(x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|u[0-9a-fA-F]{4}|[\s\S])/g;
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
 
@@ -14,19 +15,23 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: 
  * `…`); every other line, and every line of a block scalar, is kept as it is.
  */
 export class InspectedYamlRepair {
-  #inBlock = false;
+  #blockIndent: number | undefined;
   #scalarIndent: number | undefined;
 
   /** The line to give the TAP parser instead of `line` (without its line break). */
   line(line: string): string {
     const body = line.endsWith('\r') ? line.slice(0, -1) : line;
     const trimmed = body.trim();
-    if (!this.#inBlock) {
-      if (trimmed === '---') this.#inBlock = true;
+    if (this.#blockIndent !== undefined && trimmed !== '' && (indentOf(body) < this.#blockIndent || TAP_LINE.test(trimmed))) {
+      this.#blockIndent = undefined;
+      this.#scalarIndent = undefined;
+    }
+    if (this.#blockIndent === undefined) {
+      if (trimmed === '---') this.#blockIndent = indentOf(body);
       return line;
     }
     if (trimmed === '...') {
-      this.#inBlock = false;
+      this.#blockIndent = undefined;
       this.#scalarIndent = undefined;
       return line;
     }

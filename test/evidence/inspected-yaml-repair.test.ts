@@ -37,6 +37,11 @@ describe('InspectedYamlRepair', () => {
     expect(out).toEqual([...lines.slice(0, 7), '  actual: "after the block…"', ...lines.slice(8)]);
   });
 
+  it('leaves the block at a test point or a line less indented than its ---, even without ...', () => {
+    const lines = ['  ---', '  error: |-', '    boom', 'ok 2 - reads `a`: `b`', "  error: 'x'... 1 more character", '    ---', 'not ok 3 - c: `d`'];
+    expect(repairBlock(lines)).toEqual(lines);
+  });
+
   it('keeps a carriage return at the end of a line it does not change', () => {
     expect(repairBlock(['---\r', "  error: 'x'\r"])).toEqual(['---\r', "  error: 'x'\r"]);
     expect(repairBlock(['---\r', "  error: 'x'... 1 more character\r"])).toEqual(['---\r', '  error: "x…"']);

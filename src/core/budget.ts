@@ -162,21 +162,27 @@ export type CountersRead = { readonly [K in keyof BudgetLimits]-?: readonly (key
  */
 export function assertUsageFor(limits: BudgetLimits | undefined, usage: Partial<BudgetUsage>, read: CountersRead = COUNTERS_READ): BudgetUsage {
   if (typeof usage !== 'object' || usage === null) throw new TypeError('usage must be an object');
-  const readers = new Map<keyof BudgetUsage, string[]>();
-  for (const [key, fields] of Object.entries(read) as [keyof BudgetLimits, readonly (keyof BudgetUsage)[]][]) {
-    if (limits !== undefined && limits[key] === undefined) continue;
-    for (const field of fields) readers.set(field, [...(readers.get(field) ?? []), `limits.${key}`]);
-  }
-  const counted = emptyUsage() as { -readonly [K in keyof BudgetUsage]: number };
+  let complete = true;
   for (const field of USAGE_FIELDS) {
     const value: unknown = usage[field];
-    const readBy = readers.get(field);
-    if (value === undefined && readBy === undefined) continue;
+    if (value === undefined && limits !== undefined && readersOf(limits, field, read).length === 0) {
+      complete = false;
+      continue;
+    }
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      const reader = limits !== undefined && readBy !== undefined ? ` (${readBy.join(' and ')} reads it)` : '';
+      const readers = limits === undefined ? [] : readersOf(limits, field, read);
+      const reader = readers.length === 0 ? '' : ` (${readers.join(' and ')} reads it)`;
       throw new TypeError(`usage.${field} must be a non-negative finite number${reader}, got ${String(value)}`);
     }
-    counted[field] = value;
   }
+  if (complete) return usage as BudgetUsage;
+  const counted = emptyUsage() as { -readonly [K in keyof BudgetUsage]: number };
+  for (const field of USAGE_FIELDS) counted[field] = usage[field] ?? 0;
   return counted;
+}
+
+function readersOf(limits: BudgetLimits, field: keyof BudgetUsage, read: CountersRead): string[] {
+  const readers: string[] = [];
+  for (const [key] of LIMIT_ORDER) if (limits[key] !== undefined && read[key].includes(field)) readers.push(`limits.${key}`);
+  return readers;
 }

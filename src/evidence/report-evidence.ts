@@ -1,3 +1,4 @@
+import { cutText } from '../core/cut-text.js';
 import type { TestEvidence, TestFailure } from '../core/test-evidence.js';
 
 /**
@@ -75,10 +76,7 @@ function detachString(text: string): string {
 export function trimMessage(message: string, max: number = MAX_FAILURE_MESSAGE_LENGTH): string {
   const trimmed = message.trim();
   if (trimmed.length <= max) return trimmed;
-  let end = Math.max(0, max - 1);
-  const last = trimmed.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${trimmed.slice(0, end).trimEnd()}…`;
+  return `${cutText(trimmed, max).slice(0, -1).trimEnd()}…`;
 }
 
 /**

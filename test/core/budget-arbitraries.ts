@@ -15,7 +15,7 @@ const READS: { readonly [K in keyof BudgetLimits]-?: readonly (keyof BudgetUsage
 };
 
 /** The counters the set limits read, written out from the documentation; projecting a limit per step also reads `steps`. */
-export function LIMIT_READS(limits: BudgetLimits, projected: boolean): ReadonlySet<keyof BudgetUsage> {
+export function countersReadBy(limits: BudgetLimits, projected: boolean): ReadonlySet<keyof BudgetUsage> {
   const reads = new Set<keyof BudgetUsage>();
   for (const [key, fields] of Object.entries(READS) as [keyof BudgetLimits, readonly (keyof BudgetUsage)[]][]) {
     if (limits[key] === undefined) continue;

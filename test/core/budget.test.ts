@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addUsage, checkBudget, emptyUsage, remainingBudget, type BudgetLimits, type BudgetUsage } from '../../src/core/budget.js';
 import { isWrapUpTurn } from '../../src/core/wrap-up.js';
-import { budgetLimits, COUNTERS, LIMIT_READS, partialUsage, withoutUnread } from './budget-arbitraries.js';
+import { budgetLimits, COUNTERS, countersReadBy, partialUsage, withoutUnread } from './budget-arbitraries.js';
 
 const usage = (over: Partial<BudgetUsage>): BudgetUsage => ({ ...emptyUsage(), ...over });
 
@@ -96,11 +96,11 @@ const USAGE_CHECKS = {
   isWrapUpTurn: (limits: BudgetLimits, used: Partial<BudgetUsage>) => isWrapUpTurn(limits, used, 2),
 } as const;
 
-describe.each(Object.entries(USAGE_CHECKS))('%s on usage with counters left out', (_name, check) => {
+describe.each(Object.entries(USAGE_CHECKS))('%s on usage with counters left out', (name, check) => {
   it('gives the same answer with or without the counters that no set limit reads', () => {
     fc.assert(
       fc.property(budgetLimits, partialUsage, fc.func(fc.boolean()), (limits, used, keep) => {
-        const reads = LIMIT_READS(limits, _name === 'isWrapUpTurn');
+        const reads = countersReadBy(limits, name === 'isWrapUpTurn');
         const full = { ...emptyUsage(), ...used };
         expect(check(limits, withoutUnread(full, reads, (field) => keep(field)))).toEqual(check(limits, full));
       }),
@@ -112,7 +112,7 @@ describe.each(Object.entries(USAGE_CHECKS))('%s on usage with counters left out'
     const bad = fc.constantFrom<unknown>(undefined, Number.NaN, -1, Number.POSITIVE_INFINITY, '3', null);
     fc.assert(
       fc.property(budgetLimits, partialUsage, bad, fc.nat(), (limits, used, value, pick) => {
-        const reads = [...LIMIT_READS(limits, _name === 'isWrapUpTurn')];
+        const reads = [...countersReadBy(limits, name === 'isWrapUpTurn')];
         fc.pre(reads.length > 0);
         const field = reads[pick % reads.length] ?? 'steps';
         const broken = { ...emptyUsage(), ...used, [field]: value } as Partial<BudgetUsage>;

@@ -16,13 +16,13 @@ const State = Annotation.Root({
   outcome: Annotation<string>({ reducer: (_, next) => next, default: () => '' }),
 });
 
-/** The agent's turn: its reply is either work in progress or a `finish` call `{ kind, note }`. */
+/** The agent's turn: its reply is either work (tool calls, no signal) or a `finish` call `{ kind, note }`. */
 function readReply(text: string) {
   let input: unknown;
   try {
     input = JSON.parse(text);
   } catch {
-    return { signal: 'continue' as const, note: text };
+    return { signal: undefined, note: text };
   }
   const parsed = parseFinishSignal(input);
   if (!parsed.ok) throw new Error(`malformed finish call: ${parsed.error.message}`);
@@ -36,6 +36,9 @@ function buildGraph(replies: string[], testsAfterTurn: (turn: number) => TestEvi
       const reply = await agent.invoke([['user', task]]);
       const { signal, note } = readReply(String(reply.content));
       const steps = state.steps + 1;
+      // A turn that only worked sets no signal. LangGraph keeps the last one it was given, so a turn
+      // that does set one stamps it with its step (signalStep): routeStop ignores an older signal.
+      if (signal === undefined) return { steps, note, trail: ['tools'] };
       let verified = false;
       let why = '';
       if (signal === 'done') {
@@ -44,7 +47,7 @@ function buildGraph(replies: string[], testsAfterTurn: (turn: number) => TestEvi
         verified = check.done;
         why = verified ? ' (verified)' : ` (not verified: ${check.reason})`;
       }
-      return { steps, signal, verified, note, trail: [`${signal}${why}`] };
+      return { steps, signal, verified, signalStep: steps, note, trail: [`${signal}${why}`] };
     })
     .addNode('success', () => ({ outcome: 'success' }))
     .addNode('limit', () => ({ outcome: 'limit' }))
@@ -70,6 +73,7 @@ const scenarios: { name: string; maxSteps: number; replies: string[]; tests: (tu
     replies: [
       'Reading paginate.ts.',
       finish('done', 'Changed the bound.'),
+      'Fixing the off-by-one the failing test shows.',
       finish('done', 'Changed the bound to i < pages; the last partial page is returned.'),
     ],
     tests: (turn) => (turn >= 3 ? passing : failing),

@@ -86,6 +86,7 @@ export type {
   BudgetRemaining,
 } from './core/budget.js';
 export { isWrapUpTurn } from './core/wrap-up.js';
+export { formatCost } from './core/format-cost.js';
 export { FINISH_KINDS } from './core/finish-signal.js';
 export type { FinishKind, FinishSignal } from './core/finish-signal.js';
 export type { LoopStop, RefusalDetails } from './core/loop-stop.js';

@@ -55,6 +55,17 @@ const LIMIT_ORDER: readonly (readonly [keyof BudgetLimits, BudgetLimitKind, (usa
   ['maxToolErrors', 'tool_errors', (u) => u.toolErrors],
 ];
 
+/** The usage counters each limit reads. */
+export const COUNTERS_READ: CountersRead = {
+  maxSteps: ['steps'],
+  maxWallClockMs: ['wallClockMs'],
+  maxInputTokens: ['inputTokens'],
+  maxOutputTokens: ['outputTokens'],
+  maxTotalTokens: ['inputTokens', 'outputTokens'],
+  maxCost: ['cost'],
+  maxToolErrors: ['toolErrors'],
+};
+
 /** Usage before the first step: every counter at 0. */
 export function emptyUsage(): BudgetUsage {
   return { steps: 0, wallClockMs: 0, inputTokens: 0, outputTokens: 0, cost: 0, toolErrors: 0 };
@@ -63,33 +74,36 @@ export function emptyUsage(): BudgetUsage {
 /**
  * Checks usage against the limits, in the order steps, wall clock, tokens
  * (input, output, total), cost, tool errors; the first limit reached is
- * returned. Throws a `TypeError` naming the field for a limit that is not a
- * non-negative number.
+ * returned. A counter that no set limit reads may be absent; one that a set
+ * limit reads must be there, so a missing counter never switches a limit
+ * off. Throws a `TypeError` naming the field for a limit that is not a
+ * non-negative number, a counter a set limit reads that is absent, or any
+ * counter that is present but not a non-negative finite number.
  *
  * @example
- * checkBudget({ maxSteps: 10, maxCost: 2 }, { ...emptyUsage(), steps: 4, cost: 2.1 });
+ * checkBudget({ maxSteps: 10, maxCost: 2 }, { steps: 4, cost: 2.1 });
  * // { ok: false, limit: 'cost', key: 'maxCost', used: 2.1, max: 2 }
  */
-export function checkBudget(limits: BudgetLimits, usage: BudgetUsage): BudgetCheck {
+export function checkBudget(limits: BudgetLimits, usage: Partial<BudgetUsage>): BudgetCheck {
   assertLimits(limits);
-  assertUsage(usage);
+  const counted = assertUsageFor(limits, usage);
   for (const [key, limit, read] of LIMIT_ORDER) {
     const max = limits[key];
     if (max === undefined) continue;
-    const used = read(usage);
+    const used = read(counted);
     if (used >= max) return { ok: false, limit, key, used, max };
   }
   return { ok: true };
 }
 
-/** What is left of each limit that is set. */
-export function remainingBudget(limits: BudgetLimits, usage: BudgetUsage): BudgetRemaining {
+/** What is left of each limit that is set; `usage` is checked as {@link checkBudget} checks it. */
+export function remainingBudget(limits: BudgetLimits, usage: Partial<BudgetUsage>): BudgetRemaining {
   assertLimits(limits);
-  assertUsage(usage);
+  const counted = assertUsageFor(limits, usage);
   const remaining: { -readonly [K in keyof BudgetLimits]?: number } = {};
   for (const [key, , read] of LIMIT_ORDER) {
     const max = limits[key];
-    if (max !== undefined) remaining[key] = Math.max(0, max - read(usage));
+    if (max !== undefined) remaining[key] = Math.max(0, max - read(counted));
   }
   return remaining;
 }
@@ -118,7 +132,8 @@ function amount(field: string, value: number | undefined): number {
   return value;
 }
 
-function assertLimits(limits: BudgetLimits): void {
+/** Throws a `TypeError` naming the field for a limit that is not a non-negative number. */
+export function assertLimits(limits: BudgetLimits): void {
   if (typeof limits !== 'object' || limits === null) throw new TypeError('limits must be an object');
   for (const [key] of LIMIT_ORDER) {
     const value = limits[key];
@@ -133,11 +148,41 @@ const USAGE_FIELDS: readonly (keyof BudgetUsage)[] = ['steps', 'wallClockMs', 'i
 
 /** Throws a `TypeError` naming the field when a usage counter is missing, negative or not a finite number. */
 export function assertUsage(usage: BudgetUsage): void {
+  assertUsageFor(undefined, usage);
+}
+
+/** Which usage counters each limit reads. */
+export type CountersRead = { readonly [K in keyof BudgetLimits]-?: readonly (keyof BudgetUsage)[] };
+
+/**
+ * Checks the usage that `limits` read: a counter that a set limit reads (or,
+ * with no limits given, every counter) must be present, and every counter
+ * that is present must be a non-negative finite number. Returns the usage
+ * with the absent counters at 0, which no set limit reads.
+ */
+export function assertUsageFor(limits: BudgetLimits | undefined, usage: Partial<BudgetUsage>, read: CountersRead = COUNTERS_READ): BudgetUsage {
   if (typeof usage !== 'object' || usage === null) throw new TypeError('usage must be an object');
+  let complete = true;
   for (const field of USAGE_FIELDS) {
-    const value = usage[field];
+    const value: unknown = usage[field];
+    if (value === undefined && limits !== undefined && readersOf(limits, field, read).length === 0) {
+      complete = false;
+      continue;
+    }
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new TypeError(`usage.${field} must be a non-negative finite number, got ${String(value)}`);
+      const readers = limits === undefined ? [] : readersOf(limits, field, read);
+      const reader = readers.length === 0 ? '' : ` (${readers.join(' and ')} reads it)`;
+      throw new TypeError(`usage.${field} must be a non-negative finite number${reader}, got ${String(value)}`);
     }
   }
+  if (complete) return usage as BudgetUsage;
+  const counted = emptyUsage() as { -readonly [K in keyof BudgetUsage]: number };
+  for (const field of USAGE_FIELDS) counted[field] = usage[field] ?? 0;
+  return counted;
+}
+
+function readersOf(limits: BudgetLimits, field: keyof BudgetUsage, read: CountersRead): string[] {
+  const readers: string[] = [];
+  for (const [key] of LIMIT_ORDER) if (limits[key] !== undefined && read[key].includes(field)) readers.push(`limits.${key}`);
+  return readers;
 }

@@ -1,4 +1,5 @@
 import type { CheckResult } from './check-result.js';
+import { trimMessage } from './report-evidence.js';
 import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
 
 /** Options of {@link checkCommand}; like `runTests`, `args` runs without a shell and no `args` runs `command` in a shell. */
@@ -34,8 +35,10 @@ export function commandCheckResult(name: string, run: ProcessRun, timeoutMs: num
   return { name, ok: false, detail: `${how}${tail}` };
 }
 
+const MAX_LINE_LENGTH = 200;
+
 function lastLine(output: string): string {
   const lines = output.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
   const line = lines[lines.length - 1] ?? '';
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  return trimMessage(line, MAX_LINE_LENGTH);
 }

@@ -1,5 +1,6 @@
 import { Parser, type FinalResults, type Result } from 'tap-parser';
 import { EvidenceError } from './evidence-error.js';
+import { InspectedYamlRepair } from './inspected-yaml-repair.js';
 import { addFailure, createTally, finishTally, type ReportEvidence, type TestTally } from './report-evidence.js';
 import { decodeReport, type ReportSource } from './report-source.js';
 
@@ -42,6 +43,7 @@ interface Diagnostics {
 class TapReader {
   readonly #parser = new Parser({ bail: false, strict: false });
   readonly #tally: TestTally = createTally();
+  readonly #repair = new InspectedYamlRepair();
   readonly #seen = new Set<string>();
   #line = 0;
   #partial = '';
@@ -91,7 +93,7 @@ class TapReader {
 
   #writeLine(line: string): void {
     this.#line += 1;
-    this.#parser.write(`${line}\n`);
+    this.#parser.write(`${this.#repair.line(line)}\n`);
   }
 
   #attach(parser: Parser, scope: SubtestScope): void {

@@ -1,3 +1,4 @@
+import { cutText } from '../core/cut-text.js';
 import type { TestEvidence, TestFailure } from '../core/test-evidence.js';
 
 /**
@@ -33,7 +34,7 @@ export interface ReportEvidence extends TestEvidence {
   readonly detail?: string;
 }
 
-/** The longest failure message kept, in characters; longer ones are cut with an ellipsis. */
+/** The longest failure message kept, in UTF-16 code units (string length); longer ones are cut with an ellipsis. */
 export const MAX_FAILURE_MESSAGE_LENGTH = 1000;
 
 /** Counts gathered by a reader, before the invariants are applied. */
@@ -68,10 +69,14 @@ function detachString(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }
 
-/** Trims a failure message to {@link MAX_FAILURE_MESSAGE_LENGTH} characters. */
+/**
+ * Trims a failure message to {@link MAX_FAILURE_MESSAGE_LENGTH} UTF-16 code
+ * units, the last one an ellipsis; the cut never splits a surrogate pair.
+ */
 export function trimMessage(message: string, max: number = MAX_FAILURE_MESSAGE_LENGTH): string {
   const trimmed = message.trim();
-  return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max - 1).trimEnd()}…`;
+  if (trimmed.length <= max) return trimmed;
+  return `${cutText(trimmed, max).slice(0, -1).trimEnd()}…`;
 }
 
 /**

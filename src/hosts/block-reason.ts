@@ -1,3 +1,4 @@
+import { cutText } from '../core/cut-text.js';
 import type { TestFailure } from '../core/test-evidence.js';
 
 /**
@@ -110,5 +111,5 @@ function oneLine(text: string): string {
 }
 
 function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+  return cutText(text, max, '...');
 }

@@ -12,6 +12,7 @@ import type {
   TurnUsage,
   Verification,
 } from '../core/stop-outcome.js';
+import { nearestName } from '../core/nearest-name.js';
 import { isWrapUpTurn } from '../core/wrap-up.js';
 import { parseFinishSignal } from './parse-finish-signal.js';
 
@@ -340,9 +341,19 @@ function assertLoopStop(halt: LoopStop): LoopStop {
   return halt;
 }
 
+const TURN_USAGE_KEYS = ['inputTokens', 'outputTokens', 'cost'] as const;
+
 function readTurnUsage(result: TurnResult): TurnUsage {
   const usage = result.usage ?? {};
-  if (typeof usage !== 'object' || usage === null) throw new TypeError('turn usage must be an object { inputTokens?, outputTokens?, cost? }');
+  if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) {
+    throw new TypeError('turn usage must be an object { inputTokens?, outputTokens?, cost? }');
+  }
+  for (const key of Object.keys(usage)) {
+    if ((TURN_USAGE_KEYS as readonly string[]).includes(key)) continue;
+    const near = nearestName(key, TURN_USAGE_KEYS);
+    const hint = near === undefined ? `the keys are ${TURN_USAGE_KEYS.join(', ')}` : `did you mean ${near}? The keys are ${TURN_USAGE_KEYS.join(', ')}`;
+    throw new TypeError(`turn usage has an unknown key ${JSON.stringify(key)}: ${hint}`);
+  }
   const read = (name: string, value: unknown): number => {
     if (value === undefined) return 0;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {

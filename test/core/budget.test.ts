@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addUsage, checkBudget, emptyUsage, remainingBudget, type BudgetUsage } from '../../src/core/budget.js';
+import { addUsage, checkBudget, emptyUsage, remainingBudget, type BudgetLimits, type BudgetUsage } from '../../src/core/budget.js';
+import { isWrapUpTurn } from '../../src/core/wrap-up.js';
+import { budgetLimits, COUNTERS, countersReadBy, partialUsage, withoutUnread } from './budget-arbitraries.js';
 
 const usage = (over: Partial<BudgetUsage>): BudgetUsage => ({ ...emptyUsage(), ...over });
 
@@ -62,14 +65,66 @@ describe('usage validation', () => {
   it.each([
     [{ cost: Number.NaN }, /usage\.cost/],
     [{ steps: -1 }, /usage\.steps/],
-    [{ inputTokens: undefined as unknown as number }, /usage\.inputTokens/],
+    [{ cost: undefined as unknown as number }, /usage\.cost/],
   ])('refuses usage %j instead of switching the limit off', (over, message) => {
     expect(() => checkBudget({ maxCost: 1, maxSteps: 3 }, usage(over))).toThrow(message);
     expect(() => remainingBudget({ maxCost: 1 }, usage(over))).toThrow(TypeError);
     expect(() => addUsage(usage(over))).toThrow(TypeError);
   });
 
-  it('refuses a partial usage object', () => {
-    expect(() => checkBudget({ maxCost: 1 }, { steps: 1 } as BudgetUsage)).toThrow(/usage\.wallClockMs/);
+  it('takes usage without the counters that no set limit reads', () => {
+    expect(checkBudget({ maxSteps: 3 }, { steps: 3 })).toEqual({ ok: false, limit: 'steps', key: 'maxSteps', used: 3, max: 3 });
+    expect(checkBudget({ maxSteps: 3 }, { steps: 2 })).toEqual({ ok: true });
+    expect(remainingBudget({ maxSteps: 3, maxCost: 1 }, { steps: 1, cost: 0.25 })).toEqual({ maxSteps: 2, maxCost: 0.75 });
+    expect(checkBudget({}, {})).toEqual({ ok: true });
+  });
+
+  it('refuses usage without a counter that a set limit reads, naming the counter and the limit', () => {
+    expect(() => checkBudget({ maxCost: 1 }, { steps: 1 })).toThrow('usage.cost must be a non-negative finite number (limits.maxCost reads it), got undefined');
+    expect(() => checkBudget({ maxTotalTokens: 10 }, { inputTokens: 4 })).toThrow(/usage\.outputTokens .*limits\.maxTotalTokens/);
+    expect(() => remainingBudget({ maxWallClockMs: 10 }, { steps: 1 })).toThrow(/usage\.wallClockMs/);
+  });
+
+  it('refuses a counter that is present but not a non-negative finite number, read or not', () => {
+    expect(() => checkBudget({ maxSteps: 3 }, { steps: 1, cost: Number.NaN })).toThrow(/usage\.cost/);
+  });
+});
+
+const USAGE_CHECKS = {
+  checkBudget: (limits: BudgetLimits, used: Partial<BudgetUsage>) => checkBudget(limits, used),
+  remainingBudget: (limits: BudgetLimits, used: Partial<BudgetUsage>) => remainingBudget(limits, used),
+  isWrapUpTurn: (limits: BudgetLimits, used: Partial<BudgetUsage>) => isWrapUpTurn(limits, used, 2),
+} as const;
+
+describe.each(Object.entries(USAGE_CHECKS))('%s on usage with counters left out', (name, check) => {
+  it('gives the same answer with or without the counters that no set limit reads', () => {
+    fc.assert(
+      fc.property(budgetLimits, partialUsage, fc.func(fc.boolean()), (limits, used, keep) => {
+        const reads = countersReadBy(limits, name === 'isWrapUpTurn');
+        const full = { ...emptyUsage(), ...used };
+        expect(check(limits, withoutUnread(full, reads, (field) => keep(field)))).toEqual(check(limits, full));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('throws a TypeError naming a counter that a set limit reads when it is absent or not a valid number', () => {
+    const bad = fc.constantFrom<unknown>(undefined, Number.NaN, -1, Number.POSITIVE_INFINITY, '3', null);
+    fc.assert(
+      fc.property(budgetLimits, partialUsage, bad, fc.nat(), (limits, used, value, pick) => {
+        const reads = [...countersReadBy(limits, name === 'isWrapUpTurn')];
+        fc.pre(reads.length > 0);
+        const field = reads[pick % reads.length] ?? 'steps';
+        const broken = { ...emptyUsage(), ...used, [field]: value } as Partial<BudgetUsage>;
+        if (value === undefined) delete (broken as Record<string, unknown>)[field];
+        expect(() => check(limits, broken)).toThrow(TypeError);
+        expect(() => check(limits, broken)).toThrow(`usage.${field} must be a non-negative finite number`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('checks every counter the type names', () => {
+    expect(COUNTERS).toEqual(Object.keys(emptyUsage()).sort());
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkCommand } from '../../src/evidence/check-command.js';
+import { checkCommand, commandCheckResult } from '../../src/evidence/check-command.js';
 import { SPAWNING_TEST, isAlive, makeProject, waitFor } from './sample-projects.js';
 
 const node = process.execPath;
@@ -15,6 +15,14 @@ function folder(files: Record<string, string> = {}): string {
   cleanups.push(made.remove);
   return made.dir;
 }
+
+describe('commandCheckResult', () => {
+  it('cuts a long last line as the report readers cut messages, never inside a surrogate pair', () => {
+    const output = `first\n${'e'.repeat(198)}🎉🎉🎉\n`;
+    const run = { exitCode: 1, signal: null, timedOut: false, output, outputTruncated: false, durationMs: 1, finishedAt: new Date(0) };
+    expect(commandCheckResult('lint', run, 1000).detail).toBe(`exit code 1: ${'e'.repeat(198)}…`);
+  });
+});
 
 describe('checkCommand', { timeout: 90_000 }, () => {
   it('passes on exit code 0 and gives the exit code and last line otherwise', async () => {

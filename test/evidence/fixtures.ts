@@ -147,3 +147,32 @@ export function itSurvivesFuzzing(cases: readonly FixtureCase[], read: Reader<Bu
     );
   });
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when a string holds half a surrogate pair. */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
+/** Asserts that a message was cut as the readers cut: at most 1000 code units, an ellipsis last, no half of a surrogate pair, and the given start kept. */
+export function expectCutMessage(message: string | undefined, start: string): void {
+  expect(message?.startsWith(start), `starts with ${JSON.stringify(start.slice(0, 40))}`).toBe(true);
+  expect(message?.endsWith('…')).toBe(true);
+  expect(message?.length).toBeGreaterThanOrEqual(999);
+  expect(message?.length).toBeLessThanOrEqual(1000);
+  expect(hasLoneSurrogate(message ?? '')).toBe(false);
+}
+
+/** The titles of the tests in every `long-messages` fixture, in the order they ran; all but the last fail. */
+export const LONG_MESSAGE_TESTS = [
+  'fails with a 100,000-character message',
+  'fails with a multi-line message in many scripts',
+  'fails with an emoji across the cut',
+  'fails with quotes of every kind',
+  'fails with a long multi-line message',
+  'fails comparing long strings',
+] as const;
+
+/** The message of the multi-line, many-scripts failure in the `long-messages` fixtures. */
+export const MANY_SCRIPTS_MESSAGE = 'première ligne : café, naïve, Ærøskøbing\n第二行：测试失败了\nthird line 🎉🚀 done';

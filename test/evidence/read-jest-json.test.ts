@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readJestJson } from '../../src/evidence/read-jest-json.js';
-import { fixtureText, itReadsFixtures, itSurvivesFuzzing, type FixtureCase } from './fixtures.js';
+import { expectCutMessage, fixtureText, hasLoneSurrogate, itReadsFixtures, itSurvivesFuzzing, LONG_MESSAGE_TESTS, MANY_SCRIPTS_MESSAGE, type FixtureCase } from './fixtures.js';
 
 const CASES: readonly FixtureCase[] = [
   { file: 'jest/pass.json', summary: 'Tests:       6 passed, 6 total', ran: 6, skipped: 0, failed: [], passed: true },
@@ -19,8 +19,36 @@ const CASES: readonly FixtureCase[] = [
   { file: 'jest/zero.json', summary: 'No tests found, exiting with code 0', ran: 0, skipped: 0, failed: [], passed: false },
 ];
 
+const LONG_CASE: FixtureCase = {
+  file: 'jest/long-messages.json',
+  summary: 'Tests:       6 failed, 1 passed, 7 total',
+  ran: 7,
+  skipped: 0,
+  failed: LONG_MESSAGE_TESTS.map((title) => `long-messages.test.js › ${title}`),
+  passed: false,
+};
+
 describe('readJestJson', () => {
-  itReadsFixtures(CASES, (text) => readJestJson(text));
+  itReadsFixtures([...CASES, LONG_CASE], (text) => readJestJson(text));
+
+  it('keeps long, multi-line and non-ASCII messages, cut without splitting a surrogate pair', () => {
+    const messages = readJestJson(fixtureText('jest/long-messages.json')).failures.map((failure) => failure.message);
+    expect(messages[0]).toBe(`Error: ${'L'.repeat(992)}…`);
+    expect(messages[1]?.startsWith(`Error: ${MANY_SCRIPTS_MESSAGE}\n    at `)).toBe(true);
+    expectCutMessage(messages[2], `Error: ${'x'.repeat(992)}`);
+    expect(messages[3]?.startsWith('Error: it\'s "quoted" and \\ escaped\n')).toBe(true);
+    expectCutMessage(messages[4], 'Error: line 0 éééé');
+    expect(messages[4]).toContain('\nline 1 ');
+    for (const message of messages) expect(hasLoneSurrogate(message)).toBe(false);
+  });
+
+  it('cuts a message before the second half of a surrogate pair', () => {
+    const report = JSON.parse(fixtureText('jest/long-messages.json')) as { testResults: { assertionResults: { failureMessages: string[] }[] }[] };
+    const first = report.testResults[0]?.assertionResults[0];
+    if (first === undefined) throw new Error('the fixture has no test');
+    first.failureMessages = [`${'y'.repeat(998)}${'😀'.repeat(3000)}`];
+    expect(readJestJson(report).failures[0]?.message).toBe(`${'y'.repeat(998)}…`);
+  });
   itSurvivesFuzzing(CASES, (bytes) => readJestJson(bytes.toString('utf8')));
 
   it('takes the parsed object as well as the text', () => {

@@ -3,7 +3,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EvidenceError, isEvidenceError } from '../../src/evidence/evidence-error.js';
 import { readJUnitXml } from '../../src/evidence/read-junit-xml.js';
-import { expectInvariants, fixtureBytes, fixtureText, itReadsEverySource, itReadsFixtures, itSurvivesFuzzing, type FixtureCase } from './fixtures.js';
+import {
+  expectCutMessage,
+  expectInvariants,
+  fixtureBytes,
+  fixtureText,
+  hasLoneSurrogate,
+  itReadsEverySource,
+  itReadsFixtures,
+  itSurvivesFuzzing,
+  LONG_MESSAGE_TESTS,
+  type FixtureCase,
+} from './fixtures.js';
 
 const VITEST_FAILED = [
   'math.test.js > math > division > rounds down',
@@ -95,8 +106,21 @@ const CASES: readonly FixtureCase[] = [
   { file: 'junit-other/nextest.xml', summary: '`tests="3" failures="1"`', ran: 3, skipped: 0, failed: ['nextest-tests::basic > test_failure_assert'], passed: false },
 ];
 
+const LONG_CASES: readonly FixtureCase[] = [
+  { file: 'node-test/long-messages.junit.xml', summary: '`tests 7` `suites 0` `pass 1` `fail 6`', ran: 7, skipped: 0, failed: [...LONG_MESSAGE_TESTS], passed: false },
+  {
+    file: 'vitest/long-messages.junit.xml',
+    summary: 'Tests  6 failed \\| 1 passed (7)',
+    ran: 7,
+    skipped: 0,
+    failed: LONG_MESSAGE_TESTS.map((title) => `long-messages.test.js > ${title}`),
+    passed: false,
+  },
+];
+
 describe('readJUnitXml on reports written by real runners', () => {
   itReadsFixtures(CASES, (text) => readJUnitXml(text));
+  itReadsFixtures(LONG_CASES, (text) => readJUnitXml(text));
   itReadsEverySource(CASES, (source) => readJUnitXml(source));
 
   it('keeps the failure message, trimmed, with entities and CDATA decoded', async () => {
@@ -111,6 +135,28 @@ describe('readJUnitXml on reports written by real runners', () => {
     expect(cdata.failures).toEqual([{ name: 'c > t', message: 'boom <&> \n at x' }]);
     const nextest = await readJUnitXml(fixtureBytes('junit-other/nextest.xml'));
     expect(nextest.failures[0]?.message).toMatch(/^thread 'test_failure_assert' panicked at tests\/basic\.rs:19:5:\nassertion/);
+  });
+
+  it('keeps long, multi-line and non-ASCII messages, cut without splitting a surrogate pair', async () => {
+    const node = (await readJUnitXml(fixtureBytes('node-test/long-messages.junit.xml'))).failures.map((failure) => failure.message);
+    expect(node[0]).toBe(`${'L'.repeat(999)}…`);
+    // node's JUnit reporter drops the line breaks of the message attribute
+    expect(node[1]).toBe('première ligne : café, naïve, Ærøskøbing第二行：测试失败了third line 🎉🚀 done');
+    expect(node[2]).toBe(`${'x'.repeat(998)}…`);
+    expectCutMessage(node[4], 'line 0 éééé');
+    expectCutMessage(node[5], 'Expected values to be strictly equal:');
+    const vitest = (await readJUnitXml(fixtureBytes('vitest/long-messages.junit.xml'))).failures.map((failure) => failure.message);
+    expect(vitest[0]).toBe(`${'L'.repeat(999)}…`);
+    expect(vitest[1]).toBe('première ligne : café, naïve, Ærøskøbing 第二行：测试失败了 third line 🎉🚀 done');
+    expect(vitest[2]).toBe(`${'x'.repeat(998)}…`);
+    expect(vitest[3]).toBe('it\'s "quoted" and \\ escaped');
+    for (const message of [...node, ...vitest]) expect(hasLoneSurrogate(message)).toBe(false);
+  });
+
+  it('cuts a message in the body of <failure> before the second half of a surrogate pair', async () => {
+    const body = `${'y'.repeat(998)}${'😀'.repeat(3000)}`;
+    const evidence = await readJUnitXml(`<testsuite><testcase name="t"><failure>${body}</failure></testcase></testsuite>`);
+    expect(evidence.failures[0]?.message).toBe(`${'y'.repeat(998)}…`);
   });
 
   it('cuts long failure messages', async () => {

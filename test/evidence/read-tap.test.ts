@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readTap } from '../../src/evidence/read-tap.js';
-import { expectInvariants, expectReadOrEvidenceError, fixtureText, itReadsEverySource, itReadsFixtures, itSurvivesFuzzing, type FixtureCase } from './fixtures.js';
+import {
+  expectCutMessage,
+  expectInvariants,
+  expectReadOrEvidenceError,
+  fixtureText,
+  itReadsEverySource,
+  itReadsFixtures,
+  itSurvivesFuzzing,
+  LONG_MESSAGE_TESTS,
+  MANY_SCRIPTS_MESSAGE,
+  type FixtureCase,
+} from './fixtures.js';
 
 const CASES: readonly FixtureCase[] = [
   // node counts the parent of two subtests as a test too: 9 - 1
@@ -25,6 +36,7 @@ const CASES: readonly FixtureCase[] = [
     passed: false,
   },
   { file: 'node-test/zero.tap', summary: '`tests 0` `suites 0` `pass 0` `fail 0`', ran: 0, skipped: 0, failed: [], passed: false },
+  { file: 'node-test/long-messages.tap', summary: '`tests 7` `suites 0` `pass 1` `fail 6`', ran: 7, skipped: 0, failed: [...LONG_MESSAGE_TESTS], passed: false },
   // leaves: adds two numbers, rounds down (fails), divides evenly, another passing test; a skip and a failing todo
   { file: 'tap/perl-subtests.tap', summary: '`Tests: 4 Failed: 1`', ran: 4, skipped: 2, failed: ['math > division > rounds down'], passed: false },
   {
@@ -60,6 +72,49 @@ describe('readTap on reports written by real producers', () => {
     expect(node.failures[1]).toEqual({ name: 'parser > throws a TypeError on <bad> & input', message: "Cannot read properties of undefined (reading 'length')" });
     const tap14 = await readTap(fixtureText('tap/node-tap.tap'));
     expect(tap14.failures[0]?.message).toContain('-3\n+3.5');
+  });
+
+  it('keeps long, multi-line and non-ASCII messages that node:test writes with util.inspect', async () => {
+    const evidence = await readTap(fixtureText('node-test/long-messages.tap'));
+    const messages = evidence.failures.map((failure) => failure.message);
+    // node cuts the 100,000 characters to 10,000 and appends "... 90000 more characters", which is not YAML
+    expect(messages[0]).toBe(`${'L'.repeat(999)}…`);
+    expect(messages[1]).toBe(MANY_SCRIPTS_MESSAGE);
+    // 998 x then an emoji: the cut at 999 would keep half of it
+    expect(messages[2]).toBe(`${'x'.repeat(998)}…`);
+    expectCutMessage(messages[2], 'x');
+    // both quote marks: node quotes it with backticks, which is not YAML either
+    expect(messages[3]).toBe('it\'s "quoted" and \\ escaped');
+    expectCutMessage(messages[4], 'line 0 éééé');
+    expect(messages[4]).toContain('\nline 1 ');
+    // the message parses; `expected:` and `actual:` were cut by node and broke the block
+    expectCutMessage(messages[5], "Expected values to be strictly equal:\n+ actual - expected\n\n+ 'AAAA");
+  });
+
+  it('reads the value of a YAML line that node cut or quoted with backticks, with its escapes', async () => {
+    const tap = [
+      'TAP version 13',
+      'not ok 1 - cut',
+      '  ---',
+      "  error: 'a\\nb\\x41\\u00e9 \\'q\\' \\\\ end'... 12 more characters",
+      '  ...',
+      'not ok 2 - backticks',
+      '  ---',
+      '  error: `it\'s "both"`',
+      '  ...',
+      'not ok 3 - inside a block scalar',
+      '  ---',
+      '  error: |-',
+      "    actual: 'kept as written'... 3 more characters",
+      '  ...',
+      '1..3',
+    ];
+    const evidence = await readTap(tap.join('\n'));
+    expect(evidence.failures.map((failure) => failure.message)).toEqual([
+      "a\nbAé 'q' \\ end…",
+      'it\'s "both"',
+      "actual: 'kept as written'... 3 more characters",
+    ]);
   });
 
   it('reads the duration that node:test and node-tap print', async () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_FAILURE_MESSAGE_LENGTH, addFailure, createTally, finishTally, trimMessage } from '../../src/evidence/report-evidence.js';
 
@@ -40,5 +41,21 @@ describe('trimMessage', () => {
     const cut = trimMessage('y'.repeat(5000));
     expect(cut).toHaveLength(MAX_FAILURE_MESSAGE_LENGTH);
     expect(cut.endsWith('…')).toBe(true);
+  });
+
+  it('never cuts a surrogate pair in half', () => {
+    expect(trimMessage(`${'x'.repeat(998)}🎉🎉`)).toBe(`${'x'.repeat(998)}…`);
+    expect(trimMessage(`${'x'.repeat(997)}🎉🎉`)).toBe(`${'x'.repeat(997)}🎉…`);
+    const wellFormed = fc.string({ unit: 'grapheme', maxLength: 80 });
+    fc.assert(
+      fc.property(wellFormed, fc.integer({ min: 1, max: 40 }), (text, max) => {
+        const cut = trimMessage(text, max);
+        expect(cut.length).toBeLessThanOrEqual(max);
+        expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(cut)).toBe(false);
+        if (cut.endsWith('…') && cut !== text.trim()) expect(text.trim().startsWith(cut.slice(0, -1).trimEnd())).toBe(true);
+        else expect(cut).toBe(text.trim());
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -39,6 +39,14 @@ describe('blockReasonFromCompletion', () => {
     expect(detail).toMatch(/^- t: a b b .*\.\.\.$/);
   });
 
+  it('clips names and messages without keeping half of a surrogate pair', () => {
+    const message = `${'m'.repeat(296)}😀😀😀`;
+    const name = `${'n'.repeat(196)}😀😀😀`;
+    const reason = blockReasonFromCompletion({ done: false, reason: 'tests_failed', failed: [name], failures: [{ name, message }] });
+    expect(reason).toContain(`- ${'n'.repeat(196)}...: ${'m'.repeat(296)}...`);
+    expect(reason).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+
   it('says when the run failed outside any single test', () => {
     expect(blockReasonFromCompletion({ done: false, reason: 'tests_failed', failed: [] })).toMatch(/failed outside any single test/);
   });

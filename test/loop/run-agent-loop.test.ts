@@ -246,6 +246,9 @@ describe('runAgentLoop: errors never become success', () => {
     ['an invalid signal', { turn: () => ({ signal: { kind: 'done!', note: 'x' } }), verify: () => ({ ok: true }) }, 'turn', 'invalid finish signal: kind'],
     ['a give_up without a note', { turn: () => ({ signal: { kind: 'give_up', note: ' ' } }), verify: () => ({ ok: true }) }, 'turn', 'note'],
     ['negative usage', { turn: () => ({ usage: { cost: -1 } }), verify: () => ({ ok: true }) }, 'turn', 'usage.cost'],
+    ['a misspelt usage key', { turn: () => ({ usage: { inputTokens: 10, costUsd: 0.5 } }), verify: () => ({ ok: true }) }, 'turn', 'turn usage has an unknown key "costUsd": did you mean cost? The keys are inputTokens, outputTokens, cost'],
+    ['an unknown usage key', { turn: () => ({ usage: { latencyMs: 12 } }), verify: () => ({ ok: true }) }, 'turn', 'turn usage has an unknown key "latencyMs": the keys are inputTokens, outputTokens, cost'],
+    ['usage as an array', { turn: () => ({ usage: [] }), verify: () => ({ ok: true }) }, 'turn', 'turn usage must be an object'],
     ['a turn resolving nothing', { turn: () => undefined, verify: () => ({ ok: true }) }, 'turn', 'turn must resolve to an object'],
     ['a turn rejecting a string', { turn: () => Promise.reject('boom'), verify: () => ({ ok: true }) }, 'turn', 'boom'],
     ['signal and halt together', { turn: () => ({ signal: { kind: 'done', note: '' }, halt: { kind: 'done', summary: '' } }), verify: () => ({ ok: true }) }, 'turn', 'both'],
@@ -260,6 +263,16 @@ describe('runAgentLoop: errors never become success', () => {
     expect(outcome.error.message).toContain(message);
     expect(outcome.steps).toBe(1);
     expect(outcome.trace).toHaveLength(1);
+  });
+
+  it('stops on cost only when turns report cost: a misspelt key ends the run instead of being ignored', async () => {
+    const turn = (cost: Record<string, number>) => () => ({ usage: { inputTokens: 1_000, ...cost } });
+    const counted = await run({ limits: { maxSteps: 50, maxCost: 1 }, turn: turn({ cost: 0.3 }), verify: () => ({ ok: true }) });
+    expect(stopReasonOf(counted)).toBe('limit:cost');
+    expect(counted.steps).toBe(4);
+    const misspelt = await run({ limits: { maxSteps: 50, maxCost: 1 }, turn: turn({ cost_usd: 0.3 }), verify: () => ({ ok: true }) });
+    expect(misspelt).toMatchObject({ exit: 'failed', steps: 1, error: { during: 'turn' } });
+    if (misspelt.exit === 'failed') expect(misspelt.error.message).toContain('"cost_usd": did you mean cost?');
   });
 
   it('rejects misuse before the first turn', async () => {

@@ -1,5 +1,6 @@
 import type { RetryAction } from '../../core/completion-action.js';
 import type { CriterionProbabilities } from '../../core/criterion-probabilities.js';
+import { cutText } from '../../core/cut-text.js';
 import type { TestEvidence } from '../../core/test-evidence.js';
 import type { EvaluationQuestions } from '../../judge/evaluation-client.js';
 
@@ -74,5 +75,5 @@ function criteriaText(
 }
 
 function clip(text: string): string {
-  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 3)}...` : text;
+  return cutText(text, MAX_MESSAGE_CHARS, '...');
 }

@@ -12,9 +12,16 @@ export interface StopState {
   readonly steps: number;
   /** The hard cap on turns. */
   readonly maxSteps: number;
-  readonly signal: StopSignal;
-  /** True when code checked the success criterion (tests pass, the report is valid...). */
-  readonly verified: boolean;
+  /** What the model said on the turn; absent (`undefined` or `null`) when it said nothing, which reads as `continue`. */
+  readonly signal?: StopSignal | null | undefined;
+  /** True when code checked the success criterion (tests pass, the report is valid...); absent reads as `false`. */
+  readonly verified?: boolean | null | undefined;
+  /**
+   * The value of `steps` on the turn that set `signal` and `verified`. When it
+   * is set and is not the current `steps`, both are from an earlier turn and
+   * are read as no signal; when it is absent, they are read as they are.
+   */
+  readonly signalStep?: number | null | undefined;
 }
 
 /** Every destination of {@link routeStop}, for `addConditionalEdges`. */
@@ -24,10 +31,11 @@ const SIGNALS: ReadonlySet<string> = new Set<StopSignal>(['continue', 'done', 'g
 
 /**
  * The next node after a turn: `limit` when `steps >= maxSteps` (checked
- * first), `success` on a verified `done`, `turn` on an unverified `done` or
- * `continue`, `give_up` on `give_up` and `human` on `need_help`. A malformed
- * state throws a `TypeError` naming the field, so the run fails instead of
- * ending as a success.
+ * first), `success` on a verified `done`, `turn` on an unverified `done`, on
+ * `continue` and on no signal, `give_up` on `give_up` and `human` on
+ * `need_help`. A signal stamped with an earlier step (`signalStep` below
+ * `steps`) is no signal. A malformed state throws a `TypeError` naming the
+ * field, so the run fails instead of ending as a success.
  *
  * @example
  * graph.addConditionalEdges('turn', routeStop, STOP_ROUTES);
@@ -35,9 +43,11 @@ const SIGNALS: ReadonlySet<string> = new Set<StopSignal>(['continue', 'done', 'g
 export function routeStop(state: StopState): StopRoute {
   assertStopState(state);
   if (state.steps >= state.maxSteps) return 'limit';
-  switch (state.signal) {
+  const current = state.signalStep === undefined || state.signalStep === null || state.signalStep === state.steps;
+  const signal = current ? (state.signal ?? 'continue') : 'continue';
+  switch (signal) {
     case 'done':
-      return state.verified ? 'success' : 'turn';
+      return state.verified === true ? 'success' : 'turn';
     case 'continue':
       return 'turn';
     case 'give_up':
@@ -57,12 +67,14 @@ function assertStopState(state: StopState): void {
   if (!Number.isInteger(state.maxSteps) || state.maxSteps < 1) {
     throw new TypeError(`state.maxSteps must be a positive integer, got ${describeValue(state.maxSteps)}`);
   }
-  if (typeof state.signal !== 'string' || !SIGNALS.has(state.signal)) {
-    throw new TypeError(
-      `state.signal must be one of continue, done, give_up, need_help, got ${describeValue(state.signal)}`,
-    );
+  const { signal, verified, signalStep } = state;
+  if (signal !== undefined && signal !== null && (typeof signal !== 'string' || !SIGNALS.has(signal))) {
+    throw new TypeError(`state.signal must be one of continue, done, give_up, need_help (or absent), got ${describeValue(signal)}`);
   }
-  if (typeof state.verified !== 'boolean') {
-    throw new TypeError(`state.verified must be a boolean, got ${describeValue(state.verified)}`);
+  if (verified !== undefined && verified !== null && typeof verified !== 'boolean') {
+    throw new TypeError(`state.verified must be a boolean, got ${describeValue(verified)}`);
+  }
+  if (signalStep !== undefined && signalStep !== null && (!Number.isInteger(signalStep) || signalStep < 0 || signalStep > state.steps)) {
+    throw new TypeError(`state.signalStep must be an integer from 0 to state.steps (${state.steps}), got ${describeValue(signalStep)}`);
   }
 }

@@ -33,6 +33,12 @@ describe('describeRetry', () => {
     expect(lines[2]!.length).toBeLessThan(520);
   });
 
+  it('clips a long message without keeping half of a surrogate pair', () => {
+    const tests = { passed: false, failed: ['t'], ran: 1, failures: [{ name: 't', message: `${'e'.repeat(496)}😀😀😀` }] };
+    const lines = describeRetry(retryFor({ acceptanceCovered: 0.3 }, tests), { tests }).split('\n');
+    expect(lines[1]).toBe(`- t: ${'e'.repeat(496)}...`);
+  });
+
   it('keeps a long list of failures short', () => {
     const failed = Array.from({ length: 14 }, (_, i) => `t${i}`);
     const text = describeRetry(retryFor({ c: 0.1 }, { passed: false, failed, ran: 20 }));

@@ -39,11 +39,38 @@ describe('routeStop', () => {
       [{ ...base, steps: -1 }, /state.steps must be a non-negative integer, got -1/],
       [{ ...base, steps: '3' }, /state.steps must be a non-negative integer, got "3"/],
       [{ ...base, maxSteps: 0 }, /state.maxSteps must be a positive integer, got 0/],
-      [{ ...base, signal: 'finished' }, /state.signal must be one of continue, done, give_up, need_help, got "finished"/],
-      [{ ...base, signal: undefined }, /state.signal must be one of .*got undefined/],
+      [{ ...base, signal: 'finished' }, /state.signal must be one of continue, done, give_up, need_help \(or absent\), got "finished"/],
+      [{ ...base, signal: 'DONE' }, /state.signal must be one of .*got "DONE"/],
+      [{ ...base, signal: 1 }, /state.signal must be one of .*got 1/],
+      [{ ...base, signalStep: 3 }, /state.signalStep must be an integer from 0 to state.steps \(2\), got 3/],
+      [{ ...base, signalStep: 1.5 }, /state.signalStep must be an integer/],
       [{ ...base, verified: 'yes' }, /state.verified must be a boolean, got "yes"/],
     ];
     for (const [state, message] of bad) expect(() => routeStop(state as StopState)).toThrow(message);
+  });
+
+  it('reads a turn that set no signal as continue, and an absent verified as false', () => {
+    for (const signal of [undefined, null]) {
+      expect(routeStop({ steps: 2, maxSteps: 10, signal, verified: false })).toBe('turn');
+      expect(routeStop({ steps: 2, maxSteps: 10, signal })).toBe('turn');
+      expect(routeStop({ steps: 10, maxSteps: 10, signal })).toBe('limit');
+    }
+    expect(routeStop({ steps: 2, maxSteps: 10, signal: 'done' })).toBe('turn');
+    expect(routeStop({ steps: 2, maxSteps: 10, signal: 'done', verified: null })).toBe('turn');
+  });
+
+  it('reads a signal stamped with an earlier step as no signal, and one stamped with this step as it is', () => {
+    expect(routeStop({ ...base, signal: 'done', verified: true, signalStep: 1 })).toBe('turn');
+    expect(routeStop({ ...base, signal: 'give_up', signalStep: 0 })).toBe('turn');
+    expect(routeStop({ ...base, signal: 'done', verified: true, signalStep: 2 })).toBe('success');
+    expect(routeStop({ ...base, signal: 'need_help', signalStep: 2 })).toBe('human');
+    const signals = fc.constantFrom('continue', 'done', 'give_up', 'need_help', undefined, null) as fc.Arbitrary<StopState['signal']>;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 60 }), fc.nat(), signals, fc.boolean(), (maxSteps, steps, back, signal, verified) => {
+        const signalStep = back % steps;
+        expect(['turn', 'limit']).toContain(routeStop({ steps, maxSteps, signal, verified, signalStep }));
+      }),
+    );
   });
 
   it('lists each destination once', () => {

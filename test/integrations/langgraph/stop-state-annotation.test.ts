@@ -79,6 +79,52 @@ describe('StopStateAnnotation with routeStop in a compiled StateGraph', () => {
       .compile();
     expect(await graph.invoke({})).toEqual({ steps: 1, maxSteps: MAX_AGENT_STEPS, signal: 'continue', verified: false });
     expect(seen).toEqual({ steps: 0, maxSteps: MAX_AGENT_STEPS, signal: 'continue', verified: false });
+    expect(seen).not.toHaveProperty('signalStep');
+  });
+
+  it('keeps an old signal when a turn returns none, and the step stamp makes the router ignore it', async () => {
+    const routes: string[] = [];
+    type Update = Partial<typeof State.State>;
+    const turns: ((steps: number) => Update)[] = [
+      // turn 1: the model says done, the tests fail
+      (steps) => ({ steps, signal: 'done', verified: false, signalStep: steps }),
+      // turn 2: only tool calls; the tests it ran now pass
+      (steps) => ({ steps, verified: true }),
+      // turn 3: only tool calls, and a node that writes the signal channel as undefined
+      (steps) => ({ steps, signal: undefined as unknown as StopSignal }),
+      // turn 4: the model says done, verified
+      (steps) => ({ steps, signal: 'done', verified: true, signalStep: steps }),
+    ];
+    const graph = new StateGraph(State)
+      .addNode('turn', (state) => (turns[state.steps] ?? ((steps: number) => ({ steps })))(state.steps + 1))
+      .addNode('limit', () => ({ outcome: 'limit' }))
+      .addNode('success', () => ({ outcome: 'success' }))
+      .addNode('give_up', () => ({ outcome: 'gave_up' }))
+      .addNode('human', () => ({ outcome: 'need_help' }))
+      .addEdge(START, 'turn')
+      .addConditionalEdges(
+        'turn',
+        (state) => {
+          const route = routeStop(state);
+          routes.push(`${state.steps}: signal ${String(state.signal)} from step ${String(state.signalStep)}, verified ${state.verified} -> ${route}`);
+          return route;
+        },
+        [...STOP_ROUTES],
+      )
+      .addEdge('limit', END)
+      .addEdge('success', END)
+      .addEdge('give_up', END)
+      .addEdge('human', END)
+      .compile();
+    const final = await graph.invoke({ maxSteps: 10 });
+    expect(routes).toEqual([
+      '1: signal done from step 1, verified false -> turn',
+      // LangGraph kept turn 1's "done": without the stamp this would be a success nobody claimed
+      '2: signal done from step 1, verified true -> turn',
+      '3: signal undefined from step 1, verified true -> turn',
+      '4: signal done from step 4, verified true -> success',
+    ]);
+    expect(final).toMatchObject({ outcome: 'success', steps: 4 });
   });
 
   it('fails the run instead of routing a malformed signal', async () => {

@@ -1,3 +1,5 @@
+import { editDistance } from './edit-distance.js';
+
 const ALIASES: Readonly<Record<string, string>> = {
   prompttokens: 'inputTokens',
   completiontokens: 'outputTokens',
@@ -10,8 +12,10 @@ const ALIASES: Readonly<Record<string, string>> = {
 /**
  * The known name a misspelt one most likely meant, or `undefined` when none
  * is close: the same letters in another case or with `_`/`-`, one name
- * starting with the other (`costUsd` → `cost`), at most two edits apart, or a
- * common synonym (`promptTokens` → `inputTokens`).
+ * starting with the other (`costUsd` → `cost`), a common synonym
+ * (`promptTokens` → `inputTokens`), or few edits apart (at most a third of
+ * the longer name's length, and never more than 3; a swap of two adjacent
+ * letters is one edit). The closest wins, the first on a tie.
  *
  * @example
  * nearestName('costUsd', ['inputTokens', 'outputTokens', 'cost']); // 'cost'
@@ -28,7 +32,8 @@ export function nearestName(name: string, known: readonly string[]): string | un
     if (normal === wanted) return candidate;
     const prefix = (normal.length >= 3 && wanted.startsWith(normal)) || (wanted.length >= 3 && normal.startsWith(wanted));
     const distance = prefix ? 0.5 : editDistance(wanted, normal);
-    if (distance <= 2 && distance < bestDistance) {
+    const allowed = Math.min(3, Math.floor(Math.max(normal.length, wanted.length) / 3));
+    if (distance <= (prefix ? 0.5 : allowed) && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
@@ -38,17 +43,4 @@ export function nearestName(name: string, known: readonly string[]): string | un
 
 function normalize(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

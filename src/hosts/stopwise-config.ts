@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import { describeValue } from '../core/describe-value.js';
-import { closestName } from '../input/edit-distance.js';
+import { nearestName } from '../core/nearest-name.js';
 import type { TestReportOptions } from '../evidence/run-tests.js';
 
 /** The name of the configuration file the hook looks for. */
@@ -237,7 +237,7 @@ function unknownKeyLines(where: string, keys: readonly string[], known: readonly
   const lines: string[] = [];
   const unlike: string[] = [];
   for (const key of keys) {
-    const near = known === undefined ? undefined : closestName(key, known);
+    const near = known === undefined ? undefined : nearestName(key, known);
     if (near === undefined) unlike.push(`"${key}"`);
     else lines.push(`${where}unknown key "${key}" (did you mean "${near}"?)`);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closestName, editDistance } from '../../src/input/edit-distance.js';
+import { editDistance } from '../../src/core/edit-distance.js';
+import { nearestName } from '../../src/core/nearest-name.js';
 
 describe('editDistance', () => {
   it('counts insertions, deletions and substitutions', () => {
@@ -29,31 +30,31 @@ describe('editDistance', () => {
   });
 });
 
-describe('closestName', () => {
+describe('nearestName on configuration keys', () => {
   const top = ['task', 'acceptance', 'tests', 'judge', 'policy', 'maxConsecutiveBlocks', 'stateDir'];
 
   it('suggests the nearest known name for a misspelling', () => {
-    expect(closestName('maxConsecutiveBlock', top)).toBe('maxConsecutiveBlocks');
-    expect(closestName('test', top)).toBe('tests');
-    expect(closestName('jugde', top)).toBe('judge');
-    expect(closestName('comand', ['command', 'args', 'report', 'timeoutMs'])).toBe('command');
-    expect(closestName('timeout', ['command', 'args', 'report', 'timeoutMs'])).toBe('timeoutMs');
+    expect(nearestName('maxConsecutiveBlock', top)).toBe('maxConsecutiveBlocks');
+    expect(nearestName('test', top)).toBe('tests');
+    expect(nearestName('jugde', top)).toBe('judge');
+    expect(nearestName('comand', ['command', 'args', 'report', 'timeoutMs'])).toBe('command');
+    expect(nearestName('timeout', ['command', 'args', 'report', 'timeoutMs'])).toBe('timeoutMs');
   });
 
   it('ignores case', () => {
-    expect(closestName('baseUrl', ['client', 'baseURL', 'model', 'apiKeyEnv', 'timeoutMs'])).toBe('baseURL');
-    expect(closestName('Task', top)).toBe('task');
+    expect(nearestName('baseUrl', ['client', 'baseURL', 'model', 'apiKeyEnv', 'timeoutMs'])).toBe('baseURL');
+    expect(nearestName('Task', top)).toBe('task');
   });
 
   it('suggests nothing when no name is close enough', () => {
-    expect(closestName('colour', top)).toBeUndefined();
-    expect(closestName('url', ['client', 'baseURL', 'model', 'apiKeyEnv', 'timeoutMs'])).toBeUndefined();
-    expect(closestName('ab', ['cd'])).toBeUndefined();
-    expect(closestName('anything', [])).toBeUndefined();
+    expect(nearestName('colour', top)).toBeUndefined();
+    expect(nearestName('url', ['client', 'baseURL', 'model', 'apiKeyEnv', 'timeoutMs'])).toBeUndefined();
+    expect(nearestName('ab', ['cd'])).toBeUndefined();
+    expect(nearestName('anything', [])).toBeUndefined();
   });
 
   it('prefers the closer of two candidates, the first on a tie', () => {
-    expect(closestName('comand', ['comma', 'command'])).toBe('command');
-    expect(closestName('abcdef', ['abcdeX', 'abcdeY'])).toBe('abcdeX');
+    expect(nearestName('comand', ['comma', 'command'])).toBe('command');
+    expect(nearestName('abcdef', ['abcdeX', 'abcdeY'])).toBe('abcdeX');
   });
 });

@@ -21,23 +21,3 @@ export function editDistance(a: string, b: string): number {
   }
   return at(a.length, b.length);
 }
-
-/**
- * The candidate closest to `name` (case ignored), when it is close enough to
- * be a likely misspelling: at most a third of the longer name's length in
- * edits, and never more than 3. `undefined` when none is; the first candidate
- * wins a tie.
- *
- * @example
- * closestName('maxConsecutiveBlock', ['maxConsecutiveBlocks', 'stateDir']); // 'maxConsecutiveBlocks'
- * closestName('colour', ['tests', 'judge']); // undefined
- */
-export function closestName(name: string, candidates: readonly string[]): string | undefined {
-  let best: { candidate: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    const allowed = Math.min(3, Math.floor(Math.max(name.length, candidate.length) / 3));
-    if (distance <= allowed && (best === undefined || distance < best.distance)) best = { candidate, distance };
-  }
-  return best?.candidate;
-}

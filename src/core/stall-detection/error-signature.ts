@@ -1,0 +1,44 @@
+const ERROR_LINE =
+  /\b(?:error|errors|exception|traceback|not found|no such file|permission denied|fatal|failed|failure|cannot|unable to|invalid)\b/i;
+
+const INFRASTRUCTURE =
+  /\b(?:timed? ?out|timeout|rate[ -]?limit(?:ed)?|too many requests|429|502|503|504|service unavailable|temporarily unavailable|overloaded|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|connection (?:reset|refused))\b/i;
+
+/** How many of the last lines of an output a failure is looked for in. */
+const TAIL_LINES = 8;
+
+/**
+ * The line of a (normalised) failed output that names its error: the last of
+ * its final lines that reads like an error, else its last line. Two failures
+ * with the same signature are the same error, whatever ran before it.
+ */
+export function errorSignature(normalizedOutput: string): string {
+  const lines = tailLines(normalizedOutput);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (ERROR_LINE.test(line)) return line;
+  }
+  return lines[lines.length - 1] ?? '';
+}
+
+/** True when one of the final lines of a (normalised) output reads like an error. */
+export function looksFailed(normalizedOutput: string): boolean {
+  return tailLines(normalizedOutput).some((line) => ERROR_LINE.test(line));
+}
+
+/** True when an error signature names a timeout, a rate limit or an unavailable service: retrying it is legitimate. */
+export function isInfrastructureError(signature: string): boolean {
+  return INFRASTRUCTURE.test(signature);
+}
+
+function tailLines(text: string): string[] {
+  const lines: string[] = [];
+  let end = text.length;
+  while (end > 0 && lines.length < TAIL_LINES) {
+    const start = text.lastIndexOf('\n', end - 1);
+    const line = text.slice(start + 1, end).trim();
+    if (line !== '') lines.unshift(line);
+    end = start < 0 ? 0 : start;
+  }
+  return lines;
+}

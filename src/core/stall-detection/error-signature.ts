@@ -1,5 +1,9 @@
+// A line that reports an error, not one that mentions it: "Error: ...", "fatal: ...",
+// "ValueError: ...", "java.lang.NullPointerException" at the end of a line,
+// "command not found", "No such file or directory". Code listings that merely
+// name an exception type ("catch (IOException e)") do not match.
 const ERROR_LINE =
-  /\b(?:error|errors|exception|traceback|not found|no such file|permission denied|fatal|failed|failure|cannot|unable to|invalid)\b/i;
+  /(?:^|[\s:[(])(?:error|fatal|failed|failure|panic)(?:\[[^\]]*\])?:|\b\w*(?:Error|Exception|Failure)(?::|$)|^traceback \(most recent call last\)|command not found|no such file or directory|permission denied|\bnot found\b|\bcannot (?:find|open|access|read|write|resolve|load)\b|\bunable to\b|\bsegmentation fault\b/im;
 
 const INFRASTRUCTURE =
   /\b(?:timed? ?out|timeout|rate[ -]?limit(?:ed)?|too many requests|429|502|503|504|service unavailable|temporarily unavailable|overloaded|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|connection (?:reset|refused))\b/i;

@@ -64,7 +64,7 @@ export function observeStep(state: StallState, step: StallStep, options?: StallO
   let error: StallStreak | null = null;
   let infrastructure: StallStreak | null = null;
   let signature = '';
-  if (failed) {
+  if (failed && isCall) {
     signature = errorSignature(output);
     if (isInfrastructureError(signature)) infrastructure = extend(state.infrastructure, digest(signature), index);
     else error = extend(state.error, digest(signature), index);
@@ -86,6 +86,16 @@ export function observeStep(state: StallState, step: StallStep, options?: StallO
     }
     periods = next;
     recent = recent.length < maxPeriod ? [...recent, pair] : [...recent.slice(recent.length - maxPeriod + 1), pair];
+  }
+
+  let seen = state.seen;
+  let revisits = state.revisits;
+  if (opts.revisit !== false) {
+    const at = seen.indexOf(pair);
+    revisits = at >= 0 ? { count: revisits.count + 1, since: revisits.count === 0 ? index : revisits.since } : { count: 0, since: index + 1 };
+    const rest = at >= 0 ? [...seen.slice(0, at), ...seen.slice(at + 1)] : [...seen];
+    rest.push(pair);
+    seen = rest.length > opts.revisit.window ? rest.slice(rest.length - opts.revisit.window) : rest;
   }
 
   let checks = state.checks;
@@ -119,6 +129,8 @@ export function observeStep(state: StallState, step: StallStep, options?: StallO
     monologue,
     recent,
     periods,
+    seen,
+    revisits,
     checks,
     tests,
   };
@@ -169,6 +181,14 @@ export function observeStep(state: StallState, step: StallStep, options?: StallO
         );
       }
     }
+  }
+  if (opts.revisit !== false && revisits.count >= opts.revisit.repeats) {
+    return found(
+      'revisit',
+      revisits.count,
+      revisits.since,
+      `Each of the last ${revisits.count} steps repeated an earlier step and got the same result as then; nothing new is being learnt, so change the approach.`,
+    );
   }
   if (opts.noProgress !== false) {
     if (check !== undefined && check.runs >= opts.noProgress.repeats) {

@@ -19,6 +19,12 @@ export interface StallOptions {
   /** A cycle of 2 to `maxPeriod` distinct (call, result) steps repeated `repeats` times in a row. */
   readonly cycle: { readonly maxPeriod: number; readonly repeats: number } | false;
   /**
+   * `repeats` steps in a row that each repeated a (call, result) step seen
+   * among the last `window` distinct ones: a wander round known ground, with
+   * no period (a longer or irregular cycle).
+   */
+  readonly revisit: { readonly repeats: number; readonly window: number } | false;
+  /**
    * A failing check (a call made again after other steps) whose result did not
    * change over `repeats` runs, or the same failing-test set `repeats` times.
    * `window` is how many distinct checks are remembered.
@@ -47,6 +53,7 @@ export const DEFAULT_STALL_OPTIONS: StallOptions = Object.freeze({
   repeatedFailingCall: Object.freeze({ repeats: 3 }),
   repeatedError: Object.freeze({ repeats: 4, infrastructureRepeats: 8 }),
   cycle: Object.freeze({ maxPeriod: 4, repeats: 3 }),
+  revisit: Object.freeze({ repeats: 6, window: 32 }),
   noProgress: Object.freeze({ repeats: 4, window: 16 }),
   monologue: Object.freeze({ repeats: 3 }),
   repeatedCall: Object.freeze({ repeats: 8 }),
@@ -85,11 +92,15 @@ function assertStallOptions(options: StallOptions): void {
   check('repeatedFailingCall', { repeats: 2 });
   check('repeatedError', { repeats: 2, infrastructureRepeats: 2 });
   check('cycle', { maxPeriod: 2, repeats: 2 });
+  check('revisit', { repeats: 2, window: 1 });
   check('noProgress', { repeats: 2, window: 1 });
   check('monologue', { repeats: 2 });
   check('repeatedCall', { repeats: 2 });
   if (options.cycle !== false && options.cycle.maxPeriod > 16) {
     throw new TypeError(`stall option cycle.maxPeriod must be at most 16, got ${options.cycle.maxPeriod}`);
+  }
+  if (options.revisit !== false && options.revisit.window > 64) {
+    throw new TypeError(`stall option revisit.window must be at most 64, got ${options.revisit.window}`);
   }
   if (options.noProgress !== false && options.noProgress.window > 64) {
     throw new TypeError(`stall option noProgress.window must be at most 64, got ${options.noProgress.window}`);

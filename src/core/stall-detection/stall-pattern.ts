@@ -7,6 +7,7 @@ export const STALL_PATTERNS = [
   'repeated-failing-call',
   'repeated-error',
   'cycle',
+  'revisit',
   'no-progress',
   'monologue',
   'repeated-call',

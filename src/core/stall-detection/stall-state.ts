@@ -31,6 +31,8 @@ export interface StallState {
   readonly monologue: { readonly count: number; readonly since: number };
   readonly recent: readonly string[];
   readonly periods: readonly number[];
+  readonly seen: readonly string[];
+  readonly revisits: { readonly count: number; readonly since: number };
   readonly checks: readonly StallCheck[];
   readonly tests: StallStreak | null;
 }
@@ -49,6 +51,8 @@ export function initialStallState(options?: StallOptionsInput): StallState {
     monologue: { count: 0, since: 0 },
     recent: [],
     periods: Array.from({ length: periods }, () => 0),
+    seen: [],
+    revisits: { count: 0, since: 0 },
     checks: [],
     tests: null,
   };

@@ -186,6 +186,33 @@ function sum(figures: readonly Figures[]): Figures {
   return total;
 }
 
+const off = false as const;
+const VARIANTS: readonly (readonly [string, StallOptionsInput])[] = [
+  ['defaults', {}],
+  ['repeatedResult 3', { repeatedResult: { repeats: 3 } }],
+  ['repeatedResult 5', { repeatedResult: { repeats: 5 } }],
+  ['repeatedResult off', { repeatedResult: off }],
+  ['repeatedFailingCall 4', { repeatedFailingCall: { repeats: 4 } }],
+  ['repeatedFailingCall off', { repeatedFailingCall: off }],
+  ['repeatedError 3', { repeatedError: { repeats: 3, infrastructureRepeats: 8 } }],
+  ['repeatedError 5', { repeatedError: { repeats: 5, infrastructureRepeats: 8 } }],
+  ['repeatedError off', { repeatedError: off }],
+  ['cycle repeats 2', { cycle: { maxPeriod: 4, repeats: 2 } }],
+  ['cycle maxPeriod 8', { cycle: { maxPeriod: 8, repeats: 3 } }],
+  ['cycle off', { cycle: off }],
+  ['revisit 4', { revisit: { repeats: 4, window: 32 } }],
+  ['revisit 6', { revisit: { repeats: 6, window: 32 } }],
+  ['revisit 8', { revisit: { repeats: 8, window: 32 } }],
+  ['revisit off', { revisit: off }],
+  ['noProgress 3', { noProgress: { repeats: 3, window: 16 } }],
+  ['noProgress 5', { noProgress: { repeats: 5, window: 16 } }],
+  ['noProgress off', { noProgress: off }],
+  ['repeatedCall 5', { repeatedCall: { repeats: 5 } }],
+  ['repeatedCall 6', { repeatedCall: { repeats: 6 } }],
+  ['repeatedCall off', { repeatedCall: off }],
+  ['inferErrors off', { inferErrors: false }],
+];
+
 /** Which half of the split a run belongs to: a hash of its task, so that both halves hold every model. */
 function half(run: CorpusRun): 'A' | 'B' {
   const byte = Number.parseInt(new Murmur128().update(run.task_id).digest().slice(0, 2), 16);
@@ -251,6 +278,24 @@ export default async function run(): Promise<void> {
     for (const detector of detectors) splitRows.push(row(`half ${part} (${runs.length} runs)`, detector.name, measureRuns(detector, runs), '-'));
   }
   printTable('Split by task (hash of the task id): the same detectors on each half', ['half', 'detector', 'wasted caught', 'steps saved', 'good stopped early', `CP ${CONFIDENCE * 100}% upper`, 'unit cases'], splitRows);
+
+  // One option at a time away from the defaults, on each half: how much each threshold matters.
+  const halfA = allRuns.filter((r) => half(r) === 'A');
+  const halfB = allRuns.filter((r) => half(r) === 'B');
+  const variantRows: string[][] = [];
+  for (const [label, options] of VARIANTS) {
+    const detector = stallDetector(label, options);
+    const a = measureRuns(detector, halfA);
+    const b = measureRuns(detector, halfB);
+    const agreed = cases.filter((c) => detector.unitCase(c) === c.expected_stuck).length;
+    const cell = (f: Figures): string => `${f.caught}/${f.wasted}, ${percent(f.savedSteps, f.wastedSteps)}, ${f.falseAlarms}/${f.good}`;
+    variantRows.push([label, cell(a), cell(b), cell(sum([a, b])), `${agreed}/${cases.length}`]);
+  }
+  printTable(
+    'One option at a time (caught, steps saved, good stopped early) on each half',
+    ['options', 'half A', 'half B', 'overall', 'unit cases'],
+    variantRows,
+  );
 
   const misses = cases.filter((c) => detectors[0]?.unitCase(c) !== c.expected_stuck).map((c) => c.case_id.split('/').pop() ?? c.case_id);
   console.log(`\nOpenHands unit cases the defaults disagree with: ${misses.length === 0 ? 'none' : misses.join(', ')}`);

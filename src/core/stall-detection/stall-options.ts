@@ -53,7 +53,7 @@ export const DEFAULT_STALL_OPTIONS: StallOptions = Object.freeze({
   repeatedFailingCall: Object.freeze({ repeats: 3 }),
   repeatedError: Object.freeze({ repeats: 4, infrastructureRepeats: 8 }),
   cycle: Object.freeze({ maxPeriod: 4, repeats: 3 }),
-  revisit: Object.freeze({ repeats: 6, window: 32 }),
+  revisit: Object.freeze({ repeats: 5, window: 32 }),
   noProgress: Object.freeze({ repeats: 4, window: 16 }),
   monologue: Object.freeze({ repeats: 3 }),
   repeatedCall: Object.freeze({ repeats: 8 }),

@@ -8,19 +8,31 @@ const ERROR_LINE =
 const INFRASTRUCTURE =
   /\b(?:timed? ?out|timeout|rate[ -]?limit(?:ed)?|too many requests|429|502|503|504|service unavailable|temporarily unavailable|overloaded|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|connection (?:reset|refused))\b/i;
 
+// A source location: "line 42", "a.py:42", "Main.java:[12,5]".
+const LOCATION = /\bline \d+|\w:\d+\b|:\[\d+,\d+\]/;
+const LOCATION_LOOKBACK = 3;
+
 /** How many of the last lines of an output a failure is looked for in. */
 const TAIL_LINES = 8;
 
 /**
  * The line of a (normalised) failed output that names its error: the last of
- * its final lines that reads like an error, else its last line. Two failures
- * with the same signature are the same error, whatever ran before it.
+ * its final lines that reads like an error, with the source location printed
+ * just before it if any, else its last line. Two failures with the same
+ * signature are the same error, whatever ran before it.
  */
 export function errorSignature(normalizedOutput: string): string {
   const lines = tailLines(normalizedOutput);
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] as string;
-    if (ERROR_LINE.test(line)) return line;
+    if (!ERROR_LINE.test(line)) continue;
+    if (LOCATION.test(line)) return line;
+    // The location printed just before the error ("File "a.py", line 3") tells one error from another.
+    for (let j = i - 1; j >= Math.max(0, i - LOCATION_LOOKBACK); j--) {
+      const before = lines[j] as string;
+      if (LOCATION.test(before)) return `${before}\n${line}`;
+    }
+    return line;
   }
   return lines[lines.length - 1] ?? '';
 }

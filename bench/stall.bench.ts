@@ -12,6 +12,7 @@ import {
   type StallStep,
 } from '../src/index.js';
 import { clopperPearsonUpper } from '../src/calibrate/risk-bounds.js';
+import { calibrateStallDetector, type StallRun } from '../src/calibrate/calibrate-stall-detector.js';
 import { Murmur128 } from '../src/core/murmur-hash.js';
 import { printTable } from './harness.js';
 import {
@@ -33,6 +34,7 @@ const SOURCES = [
 ] as const;
 const UNIT_CASES = 'openhands-stuck-unit-cases.jsonl';
 const CONFIDENCE = 0.95;
+const CALIBRATION_MAX_FALSE_ALARM = 0.04;
 
 /** A detector over a whole run: the index of the step it would have stopped on, or undefined. */
 interface Detector {
@@ -296,6 +298,37 @@ export default async function run(): Promise<void> {
     ['options', 'half A', 'half B', 'overall', 'unit cases'],
     variantRows,
   );
+
+  // Thresholds chosen by calibrateStallDetector on half A, measured on half B.
+  const labelled = (runs: readonly CorpusRun[]): StallRun[] =>
+    runs
+      .filter((r) => isWasted(r) || isGood(r))
+      .map((r) => ({
+        label: isWasted(r) ? ('wasted' as const) : ('success' as const),
+        steps: r.steps.map(toStallStep).filter((step): step is StallStep => step !== 'user'),
+      }));
+  const began = performance.now();
+  const calibration = calibrateStallDetector(labelled(halfA), { maxFalseAlarm: CALIBRATION_MAX_FALSE_ALARM, confidence: CONFIDENCE });
+  const tookMs = performance.now() - began;
+  const chosen = stallDetector('calibrated on half A', calibration.options);
+  const describe = (o: StallOptionsInput): string =>
+    (['repeatedResult', 'repeatedFailingCall', 'repeatedError', 'cycle', 'revisit', 'noProgress', 'monologue', 'repeatedCall'] as const)
+      .map((key) => {
+        const value = o[key];
+        return `${key} ${value === false || value === undefined ? 'off' : value.repeats}`;
+      })
+      .join(', ');
+  printTable(
+    `calibrateStallDetector on half A (max false alarm ${CALIBRATION_MAX_FALSE_ALARM * 100}% at ${CONFIDENCE * 100}%, ${tookMs.toFixed(0)} ms), measured on half B`,
+    ['half', 'detector', 'wasted caught', 'steps saved', 'good stopped early', `CP ${CONFIDENCE * 100}% upper`, 'unit cases'],
+    [
+      row('half A', chosen.name, measureRuns(chosen, halfA), '-'),
+      row('half B', chosen.name, measureRuns(chosen, halfB), `${cases.filter((c) => chosen.unitCase(c) === c.expected_stuck).length}/${cases.length}`),
+      row('half B', 'stopwise defaults', measureRuns(stallDetector('defaults', {}), halfB), '-'),
+    ],
+  );
+  console.log(`\nchosen (certified: ${calibration.certified}): ${describe(calibration.options)}`);
+  console.log(`defaults: ${describe(DEFAULT_STALL_OPTIONS)}`);
 
   const misses = cases.filter((c) => detectors[0]?.unitCase(c) !== c.expected_stuck).map((c) => c.case_id.split('/').pop() ?? c.case_id);
   console.log(`\nOpenHands unit cases the defaults disagree with: ${misses.length === 0 ? 'none' : misses.join(', ')}`);

@@ -1,5 +1,6 @@
 import { initialStallState } from '../core/stall-detection/stall-state.js';
-import { observeStep } from '../core/stall-detection/observe-step.js';
+import { observeDigest, observeStep } from '../core/stall-detection/observe-step.js';
+import { digestStep, type StepDigest } from '../core/stall-detection/step-digest.js';
 import { DEFAULT_STALL_OPTIONS, type StallOptions } from '../core/stall-detection/stall-options.js';
 import type { StallPattern } from '../core/stall-detection/stall-pattern.js';
 import type { StallStep } from '../core/stall-detection/stall-step.js';
@@ -77,12 +78,13 @@ export function calibrateStallDetector(runs: readonly StallRun[], options: Stall
   }
   const base = options.base ?? DEFAULT_STALL_OPTIONS;
   const allOff = Object.fromEntries(KEYS.map((key) => [key, false])) as { [K in Thresholded]: false };
+  const digested = runs.map((run) => run.steps.map((step) => digestStep(step, base)));
   // stops[key][value][run] = the first step where that pattern alone fires, or NEVER.
   const stops = KEYS.map((key) =>
     GRID[key].map((value) => {
       if (value === false) return new Int32Array(runs.length).fill(NEVER);
       const single: StallOptions = { ...base, ...allOff, [key]: value };
-      return Int32Array.from(runs, (run) => firstStop(run.steps, single));
+      return Int32Array.from(digested, (steps) => firstStop(steps, single));
     }),
   );
   // Only runs that some candidate stops can change a score.
@@ -137,10 +139,10 @@ export function calibrateStallDetector(runs: readonly StallRun[], options: Stall
   return { options: chosen, certified, figures: measure(runs, chosen, successes, confidence) };
 }
 
-function firstStop(steps: readonly StallStep[], options: StallOptions): number {
+function firstStop(steps: readonly StepDigest[], options: StallOptions): number {
   let state = initialStallState(options);
   for (const [index, step] of steps.entries()) {
-    const observed = observeStep(state, step, options);
+    const observed = observeDigest(state, step, options);
     if (observed.stall !== undefined) return index;
     state = observed.state;
   }

@@ -1,25 +1,14 @@
-import { Murmur128 } from '../murmur-hash.js';
-import { testsFailed, type TestEvidence } from '../test-evidence.js';
-import { callKey } from './call-key.js';
-import { errorSignature, isInfrastructureError, looksFailed } from './error-signature.js';
-import { normalizeOutput } from './normalize-output.js';
 import type { StallFinding } from './stall-finding.js';
 import type { StallPattern } from './stall-pattern.js';
 import { resolveStallOptions, type StallOptionsInput } from './stall-options.js';
 import { initialStallState, type StallCheck, type StallState, type StallStreak } from './stall-state.js';
 import type { StallStep } from './stall-step.js';
+import { digestStep, type StepDigest } from './step-digest.js';
 
 /** The state after a step, and the stall found on that step, if any. */
 export interface ObservedStep {
   readonly state: StallState;
   readonly stall: StallFinding | undefined;
-}
-
-/** Digests are the first 64 bits of MurmurHash3 x86_128, as 16 hex characters. */
-function digest(...parts: readonly string[]): string {
-  const hash = new Murmur128();
-  for (const part of parts) hash.update(`${part.length}:`).update(part);
-  return hash.digest().slice(0, 16);
 }
 
 function extend(previous: StallStreak | null, key: string, index: number): StallStreak {
@@ -38,20 +27,14 @@ function extend(previous: StallStreak | null, key: string, index: number): Stall
  */
 export function observeStep(state: StallState, step: StallStep, options?: StallOptionsInput): ObservedStep {
   const opts = resolveStallOptions(options);
+  return observeDigest(state, digestStep(step, opts), opts);
+}
+
+/** `observeStep` for a step already digested with the same tool identities and error inference. */
+export function observeDigest(state: StallState, step: StepDigest, options?: StallOptionsInput): ObservedStep {
+  const opts = resolveStallOptions(options);
   const index = state.steps;
-  const isCall = typeof step.tool === 'string';
-  const tool = step.tool ?? '';
-  const identity = isCall ? opts.tools[tool] : undefined;
-  const polling = identity?.polling === true;
-  const output = normalizeOutput(step.output ?? '');
-  const callDigest = isCall ? digest('call', callKey(tool, step.input, identity)) : digest('message', normalizeOutput(step.text ?? ''));
-  const exitCode = typeof step.exitCode === 'number' ? step.exitCode : null;
-  const statusKnown = typeof step.error === 'boolean' || exitCode !== null;
-  const failed =
-    step.error === true ||
-    (exitCode !== null && exitCode !== 0) ||
-    (isCall && !statusKnown && opts.inferErrors && looksFailed(output));
-  const resultDigest = digest(output, failed ? 'failed' : 'ok', exitCode === null ? '' : String(exitCode));
+  const { call: isCall, tool, polling, callDigest, resultDigest, failed, signature } = step;
   const pair = `${callDigest}${resultDigest}`;
 
   const call = isCall
@@ -63,15 +46,12 @@ export function observeStep(state: StallState, step: StallStep, options?: StallO
 
   let error: StallStreak | null = null;
   let infrastructure: StallStreak | null = null;
-  let signature = '';
   if (failed && isCall) {
-    signature = errorSignature(output);
-    if (isInfrastructureError(signature)) infrastructure = extend(state.infrastructure, digest(signature), index);
-    else error = extend(state.error, digest(signature), index);
+    if (step.infrastructure) infrastructure = extend(state.infrastructure, step.signatureDigest, index);
+    else error = extend(state.error, step.signatureDigest, index);
   }
 
-  const silentMessage = !isCall && step.text !== undefined && output === '';
-  const monologue = silentMessage
+  const monologue = step.silentMessage
     ? { count: state.monologue.count + 1, since: state.monologue.count === 0 ? index : state.monologue.since }
     : { count: 0, since: index + 1 };
 
@@ -117,7 +97,7 @@ export function observeStep(state: StallState, step: StallStep, options?: StallO
   }
 
   let tests = state.tests;
-  if (step.tests !== undefined) tests = testsFailed(step.tests) ? extend(state.tests, testsDigest(step.tests), index) : null;
+  if (step.tests !== undefined) tests = step.tests === null ? null : extend(state.tests, step.tests, index);
 
   const nextState: StallState = {
     version: 1,
@@ -204,7 +184,7 @@ export function observeStep(state: StallState, step: StallStep, options?: StallO
         'no-progress',
         tests.count,
         tests.since,
-        `The same ${step.tests.failed.length === 1 ? 'test has' : `${step.tests.failed.length} tests have`} failed in ${tests.count} checks in a row; the changes do not fix ${step.tests.failed.length === 1 ? 'it' : 'them'}, so rethink the cause.`,
+        `The same ${step.failedTests === 1 ? 'test has' : `${step.failedTests} tests have`} failed in ${tests.count} checks in a row; the changes do not fix ${step.failedTests === 1 ? 'it' : 'them'}, so rethink the cause.`,
       );
     }
   }
@@ -247,11 +227,6 @@ export function detectStall(steps: Iterable<StallStep>, options?: StallOptionsIn
     state = observed.state;
   }
   return undefined;
-}
-
-function testsDigest(tests: TestEvidence): string {
-  const failed = tests.failed.length > 1 ? [...tests.failed].sort() : tests.failed;
-  return digest('tests', tests.passed ? '1' : '0', ...failed);
 }
 
 function capitalize(text: string): string {

@@ -222,8 +222,8 @@ function half(run: CorpusRun): 'A' | 'B' {
 }
 
 /** Median CPU microseconds per observeStep over every step of `runs`, over `passes` passes. */
-function cpuPerStep(runs: readonly CorpusRun[], passes: number, outputChars?: number): { medianUs: number; steps: number; outputChars: number } {
-  const pad = (text: string): string => (outputChars === undefined || text === '' ? text : text.repeat(Math.ceil(outputChars / text.length)).slice(0, outputChars));
+function cpuPerStep(runs: readonly CorpusRun[], passes: number, padTo?: number): { medianUs: number; steps: number; outputChars: number } {
+  const pad = (text: string): string => (padTo === undefined || text === '' ? text : text.repeat(Math.ceil(padTo / text.length)).slice(0, padTo));
   const records = runs.map((run) =>
     run.steps
       .map(toStallStep)

@@ -40,8 +40,10 @@ export interface StallOptions {
   readonly tools: Readonly<Record<string, ToolIdentity>>;
 }
 
-/** Options given by a caller: any pattern's options, or none. */
-export type StallOptionsInput = { readonly [K in keyof StallOptions]?: StallOptions[K] };
+/** Options given by a caller: for any pattern, `false` or some of its options (the rest from the defaults). */
+export type StallOptionsInput = {
+  readonly [K in keyof StallOptions]?: K extends 'inferErrors' | 'tools' ? StallOptions[K] : Partial<Exclude<StallOptions[K], false>> | false;
+};
 
 /**
  * The default options. Each threshold counts repeats of something the work
@@ -62,16 +64,33 @@ export const DEFAULT_STALL_OPTIONS: StallOptions = Object.freeze({
 });
 
 const resolved = new WeakMap<object, StallOptions>();
+const PATTERN_KEYS = [
+  'repeatedResult',
+  'repeatedFailingCall',
+  'repeatedError',
+  'cycle',
+  'revisit',
+  'noProgress',
+  'monologue',
+  'repeatedCall',
+] as const satisfies readonly (keyof StallOptions)[];
 
-/** The defaults with `options` laid over them; throws a `TypeError` on a bad threshold. */
+/** The defaults with `options` laid over them (pattern by pattern); throws a `TypeError` on a bad threshold. */
 export function resolveStallOptions(options?: StallOptionsInput): StallOptions {
   if (options === undefined || options === DEFAULT_STALL_OPTIONS) return DEFAULT_STALL_OPTIONS;
   const cached = resolved.get(options);
   if (cached !== undefined) return cached;
-  const merged: StallOptions = { ...DEFAULT_STALL_OPTIONS, ...options };
-  assertStallOptions(merged);
-  resolved.set(options, merged);
-  return merged;
+  // A pattern given as an object is laid over that pattern's defaults, so `{ repeatedError: { repeats: 3 } }` keeps the rest.
+  const merged = { ...DEFAULT_STALL_OPTIONS, ...options } as Record<string, unknown>;
+  for (const key of PATTERN_KEYS) {
+    const given = options[key];
+    const fallback = DEFAULT_STALL_OPTIONS[key];
+    if (typeof given === 'object' && given !== null && fallback !== false) merged[key] = { ...fallback, ...given };
+  }
+  const result = merged as unknown as StallOptions;
+  assertStallOptions(result);
+  resolved.set(options, result);
+  return result;
 }
 
 function assertStallOptions(options: StallOptions): void {

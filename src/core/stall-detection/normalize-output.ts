@@ -16,7 +16,7 @@ const VOLATILE = new RegExp(
     // 8: temporary paths.
     /((?:\/private)?\/var\/folders\/[^\s'"`:]+|\/(?:tmp|temp)\/[^\s'"`:]+|[A-Za-z]:\\Users\\[^\\\s]+\\AppData\\Local\\Temp\\[^\s'"`:]+)/
       .source,
-    // 9: a shell's own input counter ("bash: line 11301: cd: ..."), which grows with every command of a session.
+    // 9: a shell's own input counter ("bash: line 11301: cd: ..."), which grows with every command the shell runs.
     /(\b(?:ba|z|da|k)?sh: line )\d+:/.source,
   ].join('|'),
   'g',

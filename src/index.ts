@@ -76,6 +76,17 @@ export { initialLoopState, advanceLoopState } from './core/agent-loop-state.js';
 export type { AgentLoopState } from './core/agent-loop-state.js';
 export { fingerprintProgress, FINGERPRINT_LENGTH } from './core/fingerprint.js';
 export { isStalled, appendFingerprint } from './core/stall.js';
+export { initialStallState } from './core/stall-detection/stall-state.js';
+export type { StallState, StallStreak, StallCheck } from './core/stall-detection/stall-state.js';
+export { observeStep, detectStall } from './core/stall-detection/observe-step.js';
+export type { ObservedStep } from './core/stall-detection/observe-step.js';
+export { DEFAULT_STALL_OPTIONS, resolveStallOptions } from './core/stall-detection/stall-options.js';
+export type { StallOptions, StallOptionsInput, ToolIdentity } from './core/stall-detection/stall-options.js';
+export { STALL_PATTERNS } from './core/stall-detection/stall-pattern.js';
+export type { StallPattern } from './core/stall-detection/stall-pattern.js';
+export type { StallFinding } from './core/stall-detection/stall-finding.js';
+export type { StallStep } from './core/stall-detection/stall-step.js';
+export { normalizeOutput } from './core/stall-detection/normalize-output.js';
 export { checkBudget, remainingBudget, addUsage, emptyUsage } from './core/budget.js';
 export type {
   BudgetLimits,

@@ -65,3 +65,11 @@ export { openScoreCacheFile } from './score-cache-file.js';
 export type { ScoreCacheFile } from './score-cache-file.js';
 export { renderCalibrationReport } from './calibration-report-html.js';
 export type { CalibrationReportInput } from './calibration-report-html.js';
+export { calibrateStallDetector } from './calibrate-stall-detector.js';
+export type {
+  StallRun,
+  StallCalibrationOptions,
+  StallCalibration,
+  StallCalibrationFigures,
+  StallPatternFigures,
+} from './calibrate-stall-detector.js';

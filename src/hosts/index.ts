@@ -48,3 +48,5 @@ export type { HookTimeouts } from './hook-deadline.js';
 export { stopHookCommand } from './install-stop-hook.js';
 export type { StopHookRun, RunStopHookOptions } from './run-stop-hook.js';
 export type { HookTestRunner, HookTestResult } from './hook-test-runner.js';
+export { stallStepFromPostToolUse } from './post-tool-use-stall-step.js';
+export type { PostToolUsePayloadLike } from './post-tool-use-stall-step.js';

@@ -1,0 +1,60 @@
+// A line that reports an error, not one that mentions it: "Error: ...", "fatal: ...",
+// "ValueError: ...", "java.lang.NullPointerException" at the end of a line,
+// "command not found", "No such file or directory". Code listings that merely
+// name an exception type ("catch (IOException e)") do not match.
+const ERROR_LINE =
+  /(?:^|[\s:[(])(?:error|fatal|failed|failure|panic)(?:\[[^\]]*\])?:|\b\w*(?:Error|Exception|Failure)(?::|$)|^traceback \(most recent call last\)|command not found|no such file or directory|permission denied|\bnot found\b|\bcannot (?:find|open|access|read|write|resolve|load)\b|\bunable to\b|\bsegmentation fault\b/im;
+
+const INFRASTRUCTURE =
+  /\b(?:timed? ?out|timeout|rate[ -]?limit(?:ed)?|too many requests|429|502|503|504|service unavailable|temporarily unavailable|overloaded|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|connection (?:reset|refused))\b/i;
+
+// A source location: "line 42", "a.py:42", "Main.java:[12,5]".
+const LOCATION = /\bline \d+|\w:\d+\b|:\[\d+,\d+\]/;
+const LOCATION_LOOKBACK = 3;
+
+/** How many of the last lines of an output a failure is looked for in. */
+const TAIL_LINES = 8;
+
+/**
+ * The line of a (normalised) failed output that names its error: the last of
+ * its final lines that reads like an error, with the source location printed
+ * just before it if any, else its last line. Two failures with the same
+ * signature are the same error, whatever ran before it.
+ */
+export function errorSignature(normalizedOutput: string): string {
+  const lines = tailLines(normalizedOutput);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (!ERROR_LINE.test(line)) continue;
+    if (LOCATION.test(line)) return line;
+    // The location printed just before the error ("File "a.py", line 3") tells one error from another.
+    for (let j = i - 1; j >= Math.max(0, i - LOCATION_LOOKBACK); j--) {
+      const before = lines[j] as string;
+      if (LOCATION.test(before)) return `${before}\n${line}`;
+    }
+    return line;
+  }
+  return lines[lines.length - 1] ?? '';
+}
+
+/** True when one of the final lines of a (normalised) output reads like an error. */
+export function looksFailed(normalizedOutput: string): boolean {
+  return tailLines(normalizedOutput).some((line) => ERROR_LINE.test(line));
+}
+
+/** True when an error signature names a timeout, a rate limit or an unavailable service: retrying it is legitimate. */
+export function isInfrastructureError(signature: string): boolean {
+  return INFRASTRUCTURE.test(signature);
+}
+
+function tailLines(text: string): string[] {
+  const lines: string[] = [];
+  let end = text.length;
+  while (end > 0 && lines.length < TAIL_LINES) {
+    const start = text.lastIndexOf('\n', end - 1);
+    const line = text.slice(start + 1, end).trim();
+    if (line !== '') lines.unshift(line);
+    end = start < 0 ? 0 : start;
+  }
+  return lines;
+}

@@ -2,6 +2,7 @@
 // The `stopwise` command. Each subcommand is imported only when it runs, so
 // that a hook invocation does not pay for the rest of the CLI.
 import { CliUsageError, type CliIo } from './cli-io.js';
+import { guardClosedPipes } from './closed-pipe.js';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -29,13 +30,23 @@ function usage(): string {
   return ['usage: stopwise <command> [options]', '', 'commands:', ...lines, '', 'Run `stopwise <command> --help` for the options of a command.'].join('\n');
 }
 
+// A reader that goes away (`stopwise calibrate --json | head -1`) ends the command quietly.
+const output = guardClosedPipes(process.stdout, process.stderr, (code) => process.exit(code));
+
 async function main(argv: readonly string[]): Promise<number> {
   const io: CliIo = {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    ...output,
     cwd: process.cwd(),
     env: process.env,
-    progress: process.stderr,
+    progress: {
+      write: output.stderr,
+      get isTTY() {
+        return process.stderr.isTTY;
+      },
+      get columns() {
+        return process.stderr.columns;
+      },
+    },
   };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -64,7 +75,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`stopwise: ${error instanceof Error ? error.message : String(error)}\n`);
+    output.stderr(`stopwise: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -123,7 +123,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     cases = casesRead.cases as readonly ScoredCase[];
   } else if (live === undefined) {
     io.stderr(
-      `stopwise calibrate: ${file}:${unscored[0]}: probabilities: ${unscored.length} case${unscored.length === 1 ? ' has' : 's have'} no probabilities (lines ${unscored.slice(0, 5).join(', ')}${unscored.length > 5 ? ', ...' : ''}); score them with a decision model first: add --live --client system-one|openai-compatible\n`,
+      `stopwise calibrate: ${file}:${unscored[0]}: probabilities: ${unscored.length} case${unscored.length === 1 ? ' has' : 's have'} no probabilities (${unscored.length === 1 ? 'line' : 'lines'} ${unscored.slice(0, 5).join(', ')}${unscored.length > 5 ? ', ...' : ''}); score them with a decision model first: add --live --client system-one|openai-compatible\n`,
     );
     return 1;
   } else {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `stopwise` command. Each subcommand is imported only when it runs, so
 // that a hook invocation does not pay for the rest of the CLI.
+import { readFileSync } from 'node:fs';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { guardClosedPipes } from './closed-pipe.js';
 
@@ -27,7 +28,24 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(10)} ${summary}`);
-  return ['usage: stopwise <command> [options]', '', 'commands:', ...lines, '', 'Run `stopwise <command> --help` for the options of a command.'].join('\n');
+  return [
+    'usage: stopwise <command> [options]',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    'options:',
+    '  -v, --version  print the version',
+    '  -h, --help     show this help',
+    '',
+    'Run `stopwise <command> --help` for the options of a command.',
+  ].join('\n');
+}
+
+/** The version in the package's own package.json, two folders up from both src/cli and dist/bin. */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
 }
 
 // A reader that goes away (`stopwise calibrate --json | head -1`) ends the command quietly.
@@ -52,6 +70,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(`${usage()}\n`);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${packageVersion()}\n`);
+    return 0;
   }
   const command = COMMANDS[name];
   if (command === undefined) {

@@ -68,7 +68,8 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   const summary = summarizeReplays(results);
   if (parsed.values.json) {
     io.stdout(`${JSON.stringify({ policy, runs: results, summary, errors }, null, 2)}\n`);
-  } else {
+  } else if (results.length > 0 || errors.length === 0) {
+    // nothing replayed because nothing could be read: the errors alone, not an empty summary before them
     io.stdout(renderText(results, summary, policy));
   }
   for (const error of errors) io.stderr(`stopwise replay: ${error}\n`);

@@ -85,7 +85,9 @@ describe('stopwise calibrate', () => {
     writeFileSync(path, '{"task":"t","output":"o","label":"done"}\n');
     const { code, stderr } = run(['calibrate', path]);
     expect(code).toBe(1);
-    expect(stderr).toContain(`${path}:1: probabilities: 1 case has no probabilities`);
+    expect(stderr).toContain(`${path}:1: probabilities: 1 case has no probabilities (line 1);`);
+    writeFileSync(path, '{"task":"t","output":"o","label":"done"}\n{"task":"t","output":"o","label":"not_done"}\n');
+    expect(run(['calibrate', path]).stderr).toContain(`${path}:1: probabilities: 2 cases have no probabilities (lines 1, 2);`);
   });
 
   it('exits 2 on usage errors', () => {

@@ -50,6 +50,14 @@ describe('stopwise replay (child process)', () => {
     expect(run.stdout).toMatch(/criteria_low/);
   });
 
+  it('prints only the error, no empty summary, when no file could be read', async () => {
+    const missing = join(scratch, 'missing.jsonl');
+    const run = await runCli(['replay', missing]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`stopwise replay: ${missing}: no such file or folder\n`);
+  });
+
   it('exits 1 for a line that is not JSON', async () => {
     const bad = write('garbage.jsonl', '{"step": 1,\n');
     const run = await runCli(['replay', bad]);
@@ -75,7 +83,7 @@ describe('stopwise replay (child process)', () => {
     expect((await runCli(['replay'])).code).toBe(2);
     const unknown = await runCli(['replay', '--fast', 'examples/traces']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/Unknown option '--fast'/);
+    expect(unknown.stderr).toMatch(/^stopwise replay: unknown option --fast \(a file whose name starts with "-" goes after --, as in: -- --fast\)\n/);
     expect((await runCli(['frobnicate'])).code).toBe(2);
   });
 

@@ -55,6 +55,13 @@ describe('renderCalibrationReport', () => {
     }
   });
 
+  it('marks a certified task type whose held-out upper bound is above the target, never a plain "yes"', () => {
+    const { html } = exampleReport();
+    const table = html.slice(html.indexOf('<table id="task-types">'), html.indexOf('</table>', html.indexOf('<table id="task-types">')));
+    expect(table).toContain('<tr><td>refactor</td><td>220</td><td>yes, held-out above target</td>');
+    expect(table).toContain('<tr><td>feature</td><td>220</td><td>no</td>');
+  });
+
   it('does not speak of a certified threshold when nothing was certified', () => {
     const read = parseLabelledCases(readFileSync(join(root, 'examples/cases/labelled-cases.jsonl'), 'utf8'));
     if (!read.ok) throw new Error('example cases do not parse');

@@ -12,6 +12,7 @@ import type { LiveScoringSettings, LiveScoringSummary } from './live-scoring.js'
 import { parseCommandLine } from './parse-command-line.js';
 import { readTextFile } from './read-inputs.js';
 import { setOwnProperty } from '../core/own-property.js';
+import { countNoun } from './count-noun.js';
 
 const HELP = `usage: stopwise calibrate CASES.jsonl [options]
 
@@ -282,7 +283,7 @@ function renderText(
   const failed = tests.find((test) => !test.passed);
   out.push(
     '',
-    `threshold walk: ${tests.length} tested from ${tests[0]?.threshold ?? '-'} down${failed === undefined ? '; the grid ran out' : `; stopped at ${failed.threshold} (${failed.falseDones} false dones of ${failed.n}, p = ${failed.pValue.toPrecision(3)} > ${settings.delta})`}`,
+    `threshold walk: ${tests.length} tested from ${tests[0]?.threshold ?? '-'} down${failed === undefined ? '; the grid ran out' : `; stopped at ${failed.threshold} (${countNoun(failed.falseDones, 'false done')} of ${failed.n}, p = ${failed.pValue.toPrecision(3)} > ${settings.delta})`}`,
     `  p: how likely so few false dones would be if the true rate were above ${formatPercent(settings.alpha)}; a threshold passes while p <= ${settings.delta} (delta)`,
   );
 
@@ -370,8 +371,8 @@ function plainSummary(result: CalibrationResult): string[] {
   if (policy === null || !result.certified) {
     return [
       "No threshold could be chosen: these cases do not show that any is safe, so never stop on the decision model's word alone.",
-      `Nothing is guaranteed: no threshold keeps false stops at or below ${target} of ${settings.risk === 'joint' ? 'all cases' : 'the stops'} with ${confidence} confidence on these ${result.cases.calibration} cases.`,
-      result.cases.holdout === 0 ? 'No cases were held out.' : `The ${result.cases.holdout} held-out cases have no threshold to check.`,
+      `Nothing is guaranteed: no threshold keeps false stops at or below ${target} of ${settings.risk === 'joint' ? 'all cases' : 'the stops'} with ${confidence} confidence on ${result.cases.calibration === 1 ? 'this case' : `these ${result.cases.calibration} cases`}.`,
+      result.cases.holdout === 0 ? 'No cases were held out.' : `The ${countNoun(result.cases.holdout, 'held-out case')} ${result.cases.holdout === 1 ? 'has' : 'have'} no threshold to check.`,
     ];
   }
   const band =
@@ -388,8 +389,8 @@ function plainSummary(result: CalibrationResult): string[] {
   } else {
     const seen = `${heldOut.falseDones} false stop${heldOut.falseDones === 1 ? '' : 's'} of ${heldOut.falseDoneBase}`;
     check = heldOut.falseDoneWithinAlpha
-      ? `The ${result.cases.holdout} held-out cases agree: ${seen}, at most ${formatPercent(heldOut.falseDoneUpper)} with ${formatPercent(heldOut.confidence)} confidence, within the ${target} target.`
-      : `The ${result.cases.holdout} held-out cases do not confirm it: ${seen}, and their upper bound of ${formatPercent(heldOut.falseDoneUpper)} (${formatPercent(heldOut.confidence)} confidence) is above the ${target} target.`;
+      ? `The ${countNoun(result.cases.holdout, 'held-out case')} ${result.cases.holdout === 1 ? 'agrees' : 'agree'}: ${seen}, at most ${formatPercent(heldOut.falseDoneUpper)} with ${formatPercent(heldOut.confidence)} confidence, within the ${target} target.`
+      : `The ${countNoun(result.cases.holdout, 'held-out case')} ${result.cases.holdout === 1 ? 'does' : 'do'} not confirm it: ${seen}, and their upper bound of ${formatPercent(heldOut.falseDoneUpper)} (${formatPercent(heldOut.confidence)} confidence) is above the ${target} target.`;
   }
   return [
     `Threshold chosen: stop as done when the tests pass and every criterion scores at least ${policy.doneThreshold}${band}.`,

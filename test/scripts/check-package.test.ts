@@ -30,7 +30,7 @@ describe('packing a fresh clone', () => {
     expect(paths).toContain('dist/index.js');
     expect(paths).toContain('dist/index.d.ts');
     expect(paths).toContain('dist/bin/stopwise.js');
-  }, 120_000);
+  }, 300_000);
 
   it('npm run check:package leaves a tarball in the project folder alone', () => {
     const mine = join(copy, 'stopwise-0.1.0.tgz');
@@ -40,5 +40,5 @@ describe('packing a fresh clone', () => {
     expect(run.stdout).toContain('All good!');
     expect(existsSync(mine)).toBe(true);
     expect(readFileSync(mine, 'utf8')).toBe('a tarball of my own\n');
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,5 +1,6 @@
 import { formatPercent, type CalibrationResult, type ThresholdCalibration } from './calibrate-thresholds.js';
 import type { ReliabilityBin } from './calibration-metrics.js';
+import { niceTicks } from './nice-ticks.js';
 
 /** What the HTML report shows. */
 export interface CalibrationReportInput {
@@ -112,7 +113,11 @@ ${result.warnings.length === 0 ? '' : `<ul class="warnings">${result.warnings.ma
 <h2>Charts</h2>
 <div class="charts">
 <figure>${reliabilityDiagram(input.bins, markers)}<figcaption>Reliability: share labelled done against the mean score (lowest criterion probability) per bin, all cases; dot area grows with the number of cases. Brier ${fmt(input.brier)}, ECE ${fmt(input.ece)}.</figcaption></figure>
-<figure>${lineChart({ id: 'false-done-chart', title: `${riskName} against the done threshold`, yLabel: 'rate', yMax: Math.min(1, maxRate * 1.1), series: falseDoneSeries, markers, horizontal: { y: result.settings.alpha, label: `alpha ${formatPercent(result.settings.alpha)}` } })}<figcaption>The certified threshold is the lowest one the fixed-sequence test passed, walking down from ${fmt(result.settings.grid[0] ?? NaN)}.</figcaption></figure>
+<figure>${lineChart({ id: 'false-done-chart', title: `${riskName} against the done threshold`, yLabel: 'rate', yMax: Math.min(1, maxRate * 1.1), series: falseDoneSeries, markers, horizontal: { y: result.settings.alpha, label: `alpha ${formatPercent(result.settings.alpha)}` } })}<figcaption>${
+    !result.certified
+      ? `No threshold passed the fixed-sequence test walking down from ${fmt(result.settings.grid[0] ?? NaN)}, so none is certified.`
+      : `The certified threshold is the lowest one the fixed-sequence test passed, walking down from ${fmt(result.settings.grid[0] ?? NaN)}.`
+  }</figcaption></figure>
 <figure>${lineChart({ id: 'coverage-chart', title: 'coverage and done share against the done threshold', yLabel: 'share of cases', yMax: 1, series: coverageSeries, markers, legendAt: 'bottom-left' })}<figcaption>Coverage is the share of cases not handed to a person${policy === null ? '' : `, with the mid-band low bound at ${fmt(policy.midBandLow)}`}.</figcaption></figure>
 </div>
 <h2>Figures</h2>
@@ -139,7 +144,7 @@ function reliabilityDiagram(bins: readonly ReliabilityBin[], markers: readonly M
     .join('');
   return `<svg id="reliability-diagram" xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="reliability diagram">
 <text x="${WIDTH / 2}" y="16" text-anchor="middle" font-weight="600">reliability diagram</text>
-${axes(sx, sy, 1, 'mean score (lowest criterion probability)', 'share labelled done')}
+${axes(sx, sy, niceTicks(1), 'mean score (lowest criterion probability)', 'share labelled done')}
 <line x1="${sx(0)}" y1="${sy(0)}" x2="${sx(1)}" y2="${sy(1)}" stroke="#999" stroke-dasharray="4 4"><title>perfect calibration</title></line>
 ${markerLines(markers, sx, sy(0), sy(1))}
 ${path === '' ? '' : `<path d="${path}" fill="none" stroke="#1b4f72" stroke-width="1.5"/>`}
@@ -157,7 +162,8 @@ function lineChart(options: {
   horizontal?: { y: number; label: string };
   legendAt?: 'top-right' | 'bottom-left';
 }): string {
-  const yMax = options.yMax > 0 ? options.yMax : 1;
+  const yTicks = niceTicks(options.yMax);
+  const yMax = yTicks.at(-1) as number;
   const sx = scale(0, 1, PAD.left, WIDTH - PAD.right);
   const sy = scale(0, yMax, HEIGHT - PAD.bottom, PAD.top);
   const lines = options.series
@@ -192,7 +198,7 @@ function lineChart(options: {
       : `<line class="target" x1="${sx(0)}" y1="${sy(options.horizontal.y).toFixed(1)}" x2="${sx(1)}" y2="${sy(options.horizontal.y).toFixed(1)}" stroke="#c0392b" stroke-dasharray="2 3"/><text x="${sx(1) - 4}" y="${(sy(options.horizontal.y) - 4).toFixed(1)}" text-anchor="end">${escapeHtml(options.horizontal.label)}</text>`;
   return `<svg id="${options.id}" xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(options.title)}">
 <text x="${WIDTH / 2}" y="16" text-anchor="middle" font-weight="600">${escapeHtml(options.title)}</text>
-${axes(sx, sy, yMax, 'done threshold', options.yLabel)}
+${axes(sx, sy, yTicks, 'done threshold', options.yLabel)}
 ${horizontal}
 ${markerLines(options.markers, sx, sy(0), sy(yMax))}
 ${lines}
@@ -200,13 +206,12 @@ ${legend}
 </svg>`;
 }
 
-function axes(sx: (v: number) => number, sy: (v: number) => number, yMax: number, xLabel: string, yLabel: string): string {
-  const ticks = [0, 0.2, 0.4, 0.6, 0.8, 1];
-  const x = ticks
+function axes(sx: (v: number) => number, sy: (v: number) => number, yTicks: readonly number[], xLabel: string, yLabel: string): string {
+  const yMax = yTicks.at(-1) as number;
+  const x = niceTicks(1)
     .map((t) => `<line x1="${sx(t)}" y1="${sy(0)}" x2="${sx(t)}" y2="${sy(0) + 4}" stroke="#555"/><text x="${sx(t)}" y="${sy(0) + 16}" text-anchor="middle">${fmt(t)}</text>`)
     .join('');
-  const y = ticks
-    .map((t) => t * yMax)
+  const y = yTicks
     .map((v) => `<line x1="${sx(0) - 4}" y1="${sy(v).toFixed(1)}" x2="${sx(1)}" y2="${sy(v).toFixed(1)}" stroke="#eee"/><text x="${sx(0) - 6}" y="${(sy(v) + 4).toFixed(1)}" text-anchor="end">${fmt(v)}</text>`)
     .join('');
   return `<g class="axes">${y}${x}<line x1="${sx(0)}" y1="${sy(0)}" x2="${sx(1)}" y2="${sy(0)}" stroke="#555"/><line x1="${sx(0)}" y1="${sy(0)}" x2="${sx(0)}" y2="${sy(yMax)}" stroke="#555"/><text x="${(sx(0) + sx(1)) / 2}" y="${HEIGHT - 8}" text-anchor="middle">${escapeHtml(xLabel)}</text><text transform="translate(14,${(sy(0) + sy(yMax)) / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(yLabel)}</text></g>`;
@@ -244,7 +249,7 @@ function taskTypeTable(entries: readonly (readonly [string, ThresholdCalibration
   const rows = entries
     .map(([name, group]) => {
       const held = group.heldOut;
-      return `<tr><td>${escapeHtml(name)}</td><td>${group.cases.total}</td><td>${group.certified ? 'yes' : 'no'}</td><td>${group.policy === null ? '–' : fmt(group.policy.doneThreshold)}</td><td>${group.policy === null ? '–' : fmt(group.policy.midBandLow)}</td><td>${held === null ? '–' : `${held.falseDones}/${held.falseDoneBase} (≤ ${formatPercent(held.falseDoneUpper)})`}</td></tr>`;
+      return `<tr><td>${escapeHtml(name)}</td><td>${group.cases.total}</td><td>${!group.certified ? 'no' : held !== null && !held.falseDoneWithinAlpha ? 'yes, held-out above target' : 'yes'}</td><td>${group.policy === null ? '–' : fmt(group.policy.doneThreshold)}</td><td>${group.policy === null ? '–' : fmt(group.policy.midBandLow)}</td><td>${held === null ? '–' : `${held.falseDones}/${held.falseDoneBase} (≤ ${formatPercent(held.falseDoneUpper)})`}</td></tr>`;
     })
     .join('');
   return `<table id="task-types"><tr><th>task type</th><th>cases</th><th>certified</th><th>doneThreshold</th><th>midBandLow</th><th>held-out false dones</th></tr>${rows}</table>`;

@@ -1,5 +1,5 @@
-import betaQuantile from '@stdlib/stats-base-dists-beta-quantile';
-import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
+import { betaQuantile } from './beta-quantile.js';
+import { binomialCdf } from './binomial-cdf.js';
 
 /**
  * Exact binomial p-value for the null "the risk is above `alpha`", given

@@ -12,6 +12,7 @@ import type { LiveScoringSettings, LiveScoringSummary } from './live-scoring.js'
 import { parseCommandLine } from './parse-command-line.js';
 import { readTextFile } from './read-inputs.js';
 import { setOwnProperty } from '../core/own-property.js';
+import { countNoun } from './count-noun.js';
 
 const HELP = `usage: stopwise calibrate CASES.jsonl [options]
 
@@ -123,7 +124,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     cases = casesRead.cases as readonly ScoredCase[];
   } else if (live === undefined) {
     io.stderr(
-      `stopwise calibrate: ${file}:${unscored[0]}: probabilities: ${unscored.length} case${unscored.length === 1 ? ' has' : 's have'} no probabilities (lines ${unscored.slice(0, 5).join(', ')}${unscored.length > 5 ? ', ...' : ''}); score them with a decision model first: add --live --client system-one|openai-compatible\n`,
+      `stopwise calibrate: ${file}:${unscored[0]}: probabilities: ${unscored.length} case${unscored.length === 1 ? ' has' : 's have'} no probabilities (${unscored.length === 1 ? 'line' : 'lines'} ${unscored.slice(0, 5).join(', ')}${unscored.length > 5 ? ', ...' : ''}); score them with a decision model first: add --live --client system-one|openai-compatible\n`,
     );
     return 1;
   } else {
@@ -263,6 +264,8 @@ function renderText(
   const { settings, cases } = result;
   const rate = (value: number | null): string => (value === null ? '-' : formatPercent(value));
   const out: string[] = [
+    ...plainSummary(result),
+    '',
     `${file}: ${cases.total} cases (${cases.done} done, ${cases.notDone} not done); ${cases.calibration} to calibrate, ${cases.holdout} held out (seed ${settings.seed})`,
     `target: ${settings.risk === 'joint' ? 'false dones over all cases' : 'not-done share of the stopped cases'} <= ${formatPercent(settings.alpha)} with confidence ${formatPercent(1 - settings.delta)}; false hand-offs <= ${formatPercent(settings.maxFalseHandoff)}`,
     '',
@@ -280,7 +283,8 @@ function renderText(
   const failed = tests.find((test) => !test.passed);
   out.push(
     '',
-    `threshold walk: ${tests.length} tested from ${tests[0]?.threshold ?? '-'} down${failed === undefined ? '; the grid ran out' : `; stopped at ${failed.threshold} (${failed.falseDones} false dones of ${failed.n}, p = ${failed.pValue.toPrecision(3)} > ${settings.delta})`}`,
+    `threshold walk: ${tests.length} tested from ${tests[0]?.threshold ?? '-'} down${failed === undefined ? '; the grid ran out' : `; stopped at ${failed.threshold} (${countNoun(failed.falseDones, 'false done')} of ${failed.n}, p = ${failed.pValue.toPrecision(3)} > ${settings.delta})`}`,
+    `  p: how likely so few false dones would be if the true rate were above ${formatPercent(settings.alpha)}; a threshold passes while p <= ${settings.delta} (delta)`,
   );
 
   const cal = result.calibrationEvaluation;
@@ -315,7 +319,12 @@ function renderText(
       ),
     );
   }
-  out.push('', `calibration of the scores (all cases): Brier ${metrics.brier.toFixed(4)}, ECE (15 bins) ${metrics.ece.toFixed(4)}`);
+  out.push(
+    '',
+    `calibration of the scores (all cases): Brier ${metrics.brier.toFixed(4)}, ECE (15 bins) ${metrics.ece.toFixed(4)}`,
+    '  Brier: the mean squared gap between score and label (0 is perfect, 0.25 is a coin toss)',
+    '  ECE: the mean gap between the score and the share really done, over 15 bins of the score (0 is perfectly calibrated)',
+  );
 
   const groups = Object.entries(result.byTaskType);
   if (groups.length > 0) {
@@ -326,7 +335,7 @@ function renderText(
         groups.map(([name, group]) => [
           name,
           String(group.cases.total),
-          group.certified ? 'yes' : 'no',
+          certifiedCell(group),
           group.policy === null ? '-' : String(group.policy.doneThreshold),
           group.policy === null ? '-' : String(group.policy.midBandLow),
           group.heldOut === null
@@ -338,7 +347,54 @@ function renderText(
     );
     for (const [name, group] of groups) {
       if (!group.certified) out.push(`${name}: ${group.recommendation}`);
+      else if (group.heldOut !== null && !group.heldOut.falseDoneWithinAlpha) {
+        out.push(
+          `${name}: certified on its calibration cases, but its held-out upper bound ${formatPercent(group.heldOut.falseDoneUpper)} is above the ${formatPercent(settings.alpha)} target`,
+        );
+      }
     }
   }
   return `${out.join('\n')}\n`;
+}
+
+/** "yes" only when nothing contradicts it: a certified group whose held-out bound is above the target says so. */
+function certifiedCell(group: CalibrationResult['byTaskType'][string]): string {
+  if (!group.certified) return 'no';
+  return group.heldOut !== null && !group.heldOut.falseDoneWithinAlpha ? 'yes, held-out above target' : 'yes';
+}
+
+/** The three sentences the text output starts with: the threshold, the guarantee in words, the held-out check. */
+function plainSummary(result: CalibrationResult): string[] {
+  const { settings, policy, heldOut } = result;
+  const target = formatPercent(settings.alpha);
+  const confidence = formatPercent(1 - settings.delta);
+  if (policy === null || !result.certified) {
+    return [
+      "No threshold could be chosen: these cases do not show that any is safe, so never stop on the decision model's word alone.",
+      `Nothing is guaranteed: no threshold keeps false stops at or below ${target} of ${settings.risk === 'joint' ? 'all cases' : 'the stops'} with ${confidence} confidence on ${result.cases.calibration === 1 ? 'this case' : `these ${result.cases.calibration} cases`}.`,
+      result.cases.holdout === 0 ? 'No cases were held out.' : `The ${countNoun(result.cases.holdout, 'held-out case')} ${result.cases.holdout === 1 ? 'has' : 'have'} no threshold to check.`,
+    ];
+  }
+  const band =
+    policy.midBandLow > 0 && policy.midBandLow < policy.doneThreshold
+      ? `; between ${policy.midBandLow} and ${policy.doneThreshold} ask the agent to retry, below ${policy.midBandLow} hand the run to a person`
+      : '; below it, hand the run to a person';
+  const which =
+    settings.risk === 'joint'
+      ? 'of all cases are stopped as done while a person would judge them not done'
+      : 'of the cases stopped as done are not done';
+  let check: string;
+  if (heldOut === null) {
+    check = 'No cases were held out, so nothing checks the threshold on cases it was not chosen on.';
+  } else {
+    const seen = `${heldOut.falseDones} false stop${heldOut.falseDones === 1 ? '' : 's'} of ${heldOut.falseDoneBase}`;
+    check = heldOut.falseDoneWithinAlpha
+      ? `The ${countNoun(result.cases.holdout, 'held-out case')} ${result.cases.holdout === 1 ? 'agrees' : 'agree'}: ${seen}, at most ${formatPercent(heldOut.falseDoneUpper)} with ${formatPercent(heldOut.confidence)} confidence, within the ${target} target.`
+      : `The ${countNoun(result.cases.holdout, 'held-out case')} ${result.cases.holdout === 1 ? 'does' : 'do'} not confirm it: ${seen}, and their upper bound of ${formatPercent(heldOut.falseDoneUpper)} (${formatPercent(heldOut.confidence)} confidence) is above the ${target} target.`;
+  }
+  return [
+    `Threshold chosen: stop as done when the tests pass and every criterion scores at least ${policy.doneThreshold}${band}.`,
+    `It guarantees that at most ${target} ${which}, with ${confidence} confidence, if new cases are like these.`,
+    check,
+  ];
 }

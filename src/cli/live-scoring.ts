@@ -5,6 +5,7 @@ import { createConfiguredClient, type ConfiguredClient, type DecisionModelConfig
 import { isEvaluationError } from '../judge/evaluation-error.js';
 import type { CliIo } from './cli-io.js';
 import { createProgressReporter } from './progress-reporter.js';
+import { countNoun } from './count-noun.js';
 
 /** What `stopwise calibrate --live` was asked to do. */
 export interface LiveScoringSettings {
@@ -135,7 +136,7 @@ export async function scoreCasesLive(
     );
     return { ok: false, code: 1 };
   }
-  say(`scored ${unscored} cases: ${result.scored} asked, ${result.fromCache} from ${settings.cache.shown}`);
+  say(`scored ${countNoun(unscored, 'case')}: ${result.scored} asked, ${result.fromCache} from ${settings.cache.shown}`);
   return {
     ok: true,
     cases: result.cases as readonly ScoredCase[],

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The `stopwise` command. Each subcommand is imported only when it runs, so
 // that a hook invocation does not pay for the rest of the CLI.
+import { readFileSync } from 'node:fs';
 import { CliUsageError, type CliIo } from './cli-io.js';
+import { guardClosedPipes } from './closed-pipe.js';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -34,21 +36,52 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(10)} ${summary}`);
-  return ['usage: stopwise <command> [options]', '', 'commands:', ...lines, '', 'Run `stopwise <command> --help` for the options of a command.'].join('\n');
+  return [
+    'usage: stopwise <command> [options]',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    'options:',
+    '  -v, --version  print the version',
+    '  -h, --help     show this help',
+    '',
+    'Run `stopwise <command> --help` for the options of a command.',
+  ].join('\n');
 }
+
+/** The version in the package's own package.json, two folders up from both src/cli and dist/bin. */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+}
+
+// A reader that goes away (`stopwise calibrate --json | head -1`) ends the command quietly.
+const output = guardClosedPipes(process.stdout, process.stderr, (code) => process.exit(code));
 
 async function main(argv: readonly string[]): Promise<number> {
   const io: CliIo = {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    ...output,
     cwd: process.cwd(),
     env: process.env,
-    progress: process.stderr,
+    progress: {
+      write: output.stderr,
+      get isTTY() {
+        return process.stderr.isTTY;
+      },
+      get columns() {
+        return process.stderr.columns;
+      },
+    },
   };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(`${usage()}\n`);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${packageVersion()}\n`);
+    return 0;
   }
   const command = COMMANDS[name];
   if (command === undefined) {
@@ -72,7 +105,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`stopwise: ${error instanceof Error ? error.message : String(error)}\n`);
+    output.stderr(`stopwise: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   },
 );

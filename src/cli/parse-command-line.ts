@@ -11,6 +11,19 @@ export function parseCommandLine<O extends Options>(argv: readonly string[], opt
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new CliUsageError(`${(error as Error).message}\n\n${help}`);
+    throw new CliUsageError(`${describeParseError(error as Error & { code?: string })}\n\n${help}`);
   }
+}
+
+// node:util's own messages quote unevenly (`as in '-- "--bogus"`); these say the same in the CLI's words.
+function describeParseError(error: Error & { code?: string }): string {
+  const option = /'(-[^' ]*)/.exec(error.message)?.[1];
+  if (option === undefined) return error.message;
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    return `unknown option ${option} (a file whose name starts with "-" goes after --, as in: -- ${option})`;
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return /argument missing/.test(error.message) ? `${option} needs a value` : `${option} takes no value`;
+  }
+  return error.message;
 }

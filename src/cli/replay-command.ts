@@ -7,6 +7,7 @@ import { formatTable } from './format-table.js';
 import { loadPolicyFile } from './load-policy-file.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { expandInputPaths, readTextFile } from './read-inputs.js';
+import { countNoun } from './count-noun.js';
 
 const HELP = `usage: stopwise replay [--policy policy.json] [--json] FILES_OR_FOLDERS...
 
@@ -68,7 +69,8 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   const summary = summarizeReplays(results);
   if (parsed.values.json) {
     io.stdout(`${JSON.stringify({ policy, runs: results, summary, errors }, null, 2)}\n`);
-  } else {
+  } else if (results.length > 0 || errors.length === 0) {
+    // nothing replayed because nothing could be read: the errors alone, not an empty summary before them
     io.stdout(renderText(results, summary, policy));
   }
   for (const error of errors) io.stderr(`stopwise replay: ${error}\n`);
@@ -77,7 +79,7 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
 
 function renderText(results: readonly ReplayResult[], summary: ReplaySummary, policy: StopPolicy): string {
   const out: string[] = [
-    `policy: done at >= ${policy.doneThreshold}, retry band [${policy.midBandLow}, ${policy.doneThreshold}), cap ${policy.maxSteps} steps, stall after ${policy.stallRounds} identical steps`,
+    `policy: done at >= ${policy.doneThreshold}, retry band [${policy.midBandLow}, ${policy.doneThreshold}), cap ${countNoun(policy.maxSteps, 'step')}, stall after ${countNoun(policy.stallRounds, 'identical step')}`,
     '',
   ];
   for (const result of results) {
@@ -94,7 +96,7 @@ function renderText(results: readonly ReplayResult[], summary: ReplaySummary, po
     const ending =
       result.endedBy === 'decision'
         ? `=> ${describeAction(result.final)}`
-        : `=> the recording ended after ${result.stepsRecorded} steps while the policy still said retry (${result.final.reason})`;
+        : `=> the recording ended after ${countNoun(result.stepsRecorded, 'step')} while the policy still said retry (${result.final.reason})`;
     out.push(ending, '');
   }
   out.push(`summary: ${summary.runs} run${summary.runs === 1 ? '' : 's'}`);

@@ -1,3 +1,4 @@
+import { formatDuration } from '../core/format-duration.js';
 import type { CheckResult } from './check-result.js';
 import { trimMessage } from './report-evidence.js';
 import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
@@ -29,7 +30,7 @@ export function commandCheckResult(name: string, run: ProcessRun, timeoutMs: num
   const last = lastLine(run.output);
   const tail = last === '' ? '' : `: ${last}`;
   if (run.spawnError !== undefined) return { name, ok: false, detail: `could not start: ${run.spawnError.message}` };
-  if (run.timedOut) return { name, ok: false, detail: `timed out after ${timeoutMs} ms; the process tree was killed${tail}` };
+  if (run.timedOut) return { name, ok: false, detail: `timed out after ${formatDuration(timeoutMs)}; the process tree was killed${tail}` };
   if (run.exitCode === 0) return { name, ok: true, detail: 'exit code 0' };
   const how = run.exitCode === null ? `ended by ${run.signal ?? 'a signal'}` : `exit code ${run.exitCode}`;
   return { name, ok: false, detail: `${how}${tail}` };

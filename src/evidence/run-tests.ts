@@ -12,6 +12,7 @@ import { createTally, finishTally, type EvidenceReason, type ReportEvidence } fr
 import { readWholeReport, type ReportSource } from './report-source.js';
 import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
 import { fingerprintWorkingTree } from './tree-fingerprint.js';
+import { formatDuration } from '../core/format-duration.js';
 
 /**
  * Where `runTests` finds the report: `path` (relative to `cwd`) when given,
@@ -120,7 +121,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
 
 function applyExitRules(evidence: ReportEvidence, run: ProcessRun, timeoutMs: number): ReportEvidence {
   if (run.spawnError !== undefined) return evidence;
-  if (run.timedOut) return withReason(evidence, 'timeout', `the command did not finish within ${timeoutMs} ms; its process tree was killed`);
+  if (run.timedOut) return withReason(evidence, 'timeout', `the command did not finish within ${formatDuration(timeoutMs)}; its process tree was killed`);
   const exitedBadly = run.exitCode !== 0;
   if (exitedBadly && evidence.failed.length === 0 && (evidence.reason === undefined || evidence.reason === 'report_unreadable')) {
     const how = run.exitCode === null ? `was ended by ${run.signal ?? 'a signal'}` : `exited with code ${run.exitCode}`;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { formatDuration } from '../core/format-duration.js';
 
 /** A held lock; `release` gives it up (only if it is still ours). */
 export interface FileLock {
@@ -54,7 +55,7 @@ export async function acquireFileLock(path: string, options: FileLockOptions = {
       continue;
     }
     if (Date.now() >= deadline) {
-      throw new LockTimeoutError(`another process held ${lockPath} for longer than ${options.timeoutMs ?? 30_000} ms`);
+      throw new LockTimeoutError(`another process held ${lockPath} for longer than ${formatDuration(options.timeoutMs ?? 30_000)}`);
     }
     await sleep(delay + Math.random() * delay);
     delay = Math.min(delay * 2, 100);

@@ -19,7 +19,8 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<LoadedStopwiseConfig> {
   const path = await findConfigFile(startDirs);
   if (path === undefined) {
-    const where = startDirs.length === 0 ? 'the current folder' : startDirs.join(' or ');
+    const folders = [...new Set(startDirs.map((dir) => resolve(dir)))];
+    const where = folders.length === 0 ? 'the current folder' : folders.join(' or ');
     return { ok: false, kind: 'missing', message: `no ${CONFIG_FILE_NAME} in ${where} or any parent folder` };
   }
   const read = await readJsonFile(path, { maxBytes: MAX_CONFIG_BYTES });

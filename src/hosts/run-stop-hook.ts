@@ -15,6 +15,7 @@ import { loadStopwiseConfig } from './load-stopwise-config.js';
 import { hostSignalsReentry, parseStopHookInput, stopHookSessionId, stopHookWorkingDirectory, type StopHookInput } from './stop-hook-input.js';
 import { MAX_TIMEOUT_MS, type StopwiseConfig } from './stopwise-config.js';
 import { HOOK_DEADLINE_SLACK_MS, MAX_LOCK_WAIT_MS, stopHookDeadlineMs } from './hook-deadline.js';
+import { formatDuration } from '../core/format-duration.js';
 
 /** What the hook process prints and how it exits. */
 export interface StopHookRun {
@@ -185,11 +186,11 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
     { cwd: projectDir, env, ...(state.lastEvidence === undefined ? {} : { previous: state.lastEvidence }) },
   );
   if (run.outcome === 'timeout') {
-    const seconds = Math.round(run.timeoutMs / 1000);
+    const allowed = formatDuration(run.timeoutMs);
     const why =
       run.timeoutMs < config.tests.timeoutMs
-        ? `was stopped after ${seconds} s, when the hook's deadline (${describeDeadline(deadline)}) was about to run out`
-        : `did not finish within ${seconds} s (tests.timeoutMs) and was stopped`;
+        ? `was stopped after ${allowed}, when the hook's deadline (${describeDeadline(deadline)}) was about to run out`
+        : `did not finish within ${allowed} (tests.timeoutMs) and was stopped`;
     const decision = { systemMessage: `stopwise: the test command ${why}; the stop was allowed without test evidence. A person should look.` };
     progress.phase = 'saving the session state';
     await save('handoff', decision);
@@ -262,7 +263,7 @@ async function untilDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<
 }
 
 function describeDeadline(deadline: Deadline): string {
-  return `${Math.round(deadline.totalMs / 1000)} s from its start: tests.timeoutMs + 2 × judge.timeoutMs + ${HOOK_DEADLINE_SLACK_MS / 1000} s`;
+  return `${formatDuration(deadline.totalMs)} from its start: tests.timeoutMs + 2 × judge.timeoutMs + ${formatDuration(HOOK_DEADLINE_SLACK_MS)}`;
 }
 
 function deadlineMessage(deadline: Deadline, phase: string): string {

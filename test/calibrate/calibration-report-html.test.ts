@@ -41,6 +41,38 @@ describe('renderCalibrationReport', () => {
     expect(escapeHtml(`"it's" <b>`)).toBe('&quot;it&#39;s&quot; &lt;b&gt;');
   });
 
+  it('labels the chart axes with round ticks: steps of 1, 2 or 5 times a power of ten', () => {
+    const { html } = exampleReport();
+    for (const id of ['reliability-diagram', 'false-done-chart', 'coverage-chart']) {
+      const svg = html.slice(html.indexOf(`<svg id="${id}"`), html.indexOf('</svg>', html.indexOf(`<svg id="${id}"`)));
+      const axes = svg.slice(svg.indexOf('<g class="axes">'), svg.indexOf('</g>', svg.indexOf('<g class="axes">')));
+      const yLabels = [...axes.matchAll(/text-anchor="end">([^<]*)<\/text>/g)].map((match) => Number(match[1]));
+      expect(yLabels.length, id).toBeGreaterThanOrEqual(3);
+      const step = (yLabels[1] as number) - (yLabels[0] as number);
+      const mantissa = Number((step / 10 ** Math.floor(Math.log10(step))).toFixed(6));
+      expect([1, 2, 5], `${id}: ${yLabels.join(' ')}`).toContain(mantissa);
+      yLabels.forEach((label, i) => expect(label, `${id}: ${yLabels.join(' ')}`).toBeCloseTo(i * step, 10));
+    }
+  });
+
+  it('marks a certified task type whose held-out upper bound is above the target, never a plain "yes"', () => {
+    const { html } = exampleReport();
+    const table = html.slice(html.indexOf('<table id="task-types">'), html.indexOf('</table>', html.indexOf('<table id="task-types">')));
+    expect(table).toContain('<tr><td>refactor</td><td>220</td><td>yes, held-out above target</td>');
+    expect(table).toContain('<tr><td>feature</td><td>220</td><td>no</td>');
+  });
+
+  it('does not speak of a certified threshold when nothing was certified', () => {
+    const read = parseLabelledCases(readFileSync(join(root, 'examples/cases/labelled-cases.jsonl'), 'utf8'));
+    if (!read.ok) throw new Error('example cases do not parse');
+    const cases = read.cases as ScoredCase[];
+    const result = calibrateThresholds(cases, { seed: 0, alpha: 0.001 });
+    expect(result.certified).toBe(false);
+    const html = renderCalibrationReport({ result, bins: reliabilityBins(cases), brier: brierScore(cases), ece: expectedCalibrationError(cases), source: 'cases.jsonl' });
+    expect(html).not.toMatch(/the certified threshold/i);
+    expect(html).toContain('so none is certified');
+  });
+
   const inCi = process.env.CI === 'true';
   const haveChromium = existsSync(CHROMIUM);
   if (!haveChromium && !inCi) {

@@ -18,7 +18,7 @@ describe('stopwise calibrate', () => {
     const { code, stdout, stderr } = run(['calibrate', examples]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^examples\/cases\/labelled-cases\.jsonl: 660 cases/);
+    expect(stdout).toMatch(/\nexamples\/cases\/labelled-cases\.jsonl: 660 cases/);
     expect(stdout).toMatch(/verdict: CERTIFIED {2}doneThreshold 0\.\d+ {2}midBandLow 0\.\d+/);
     expect(stdout).toContain('guarantee: With probability at least 90%');
     expect(stdout).toMatch(/false dones +\d+ \(/);
@@ -26,6 +26,47 @@ describe('stopwise calibrate', () => {
     expect(stdout).toMatch(/Brier 0\.\d{4}, ECE \(15 bins\) 0\.\d{4}/);
     expect(stdout).toMatch(/per task type:\ntask type +cases/);
     expect(stdout).toMatch(/feature +220 +no/);
+  });
+
+  it('starts with three plain sentences: the threshold, the guarantee in words, and what the held-out cases say', () => {
+    const { stdout } = run(['calibrate', examples]);
+    const [threshold, guarantee, check, blank] = stdout.split('\n');
+    expect(threshold).toMatch(
+      /^Threshold chosen: stop as done when the tests pass and every criterion scores at least 0\.\d+; between 0\.\d+ and 0\.\d+ ask the agent to retry, below 0\.\d+ hand the run to a person\.$/,
+    );
+    expect(guarantee).toBe(
+      'It guarantees that at most 5% of all cases are stopped as done while a person would judge them not done, with 90% confidence, if new cases are like these.',
+    );
+    expect(check).toMatch(/^The 198 held-out cases do not confirm it: 6 false stops of 198, and their upper bound of 5\.26% \(90% confidence\) is above the 5% target\.$/);
+    expect(blank).toBe('');
+    // the jargon comes after, each term with its meaning
+    expect(stdout.indexOf('Brier')).toBeGreaterThan(stdout.indexOf(check as string));
+    expect(stdout).toMatch(/\n {2}Brier: the mean squared gap between score and label/);
+    expect(stdout).toMatch(/\n {2}ECE: the mean gap between the score and the share really done/);
+    expect(stdout).toMatch(/\n {2}p: how likely so few false dones would be if the true rate were above 5%; a threshold passes while p <= 0\.1/);
+  });
+
+  it('says when the held-out cases agree, when none were held out, and when nothing could be chosen', () => {
+    const agree = run(['calibrate', 'test/fixtures/cases/single-class.jsonl', '--alpha', '0.1']).stdout.split('\n');
+    expect(agree[2]).toBe('The 36 held-out cases agree: 0 false stops of 36, at most 6.2% with 90% confidence, within the 10% target.');
+    const none = run(['calibrate', 'test/fixtures/cases/single-class.jsonl', '--holdout', '0']).stdout.split('\n');
+    expect(none[2]).toBe('No cases were held out, so nothing checks the threshold on cases it was not chosen on.');
+    const uncertified = run(['calibrate', 'test/fixtures/cases/too-few.jsonl']).stdout.split('\n');
+    expect(uncertified.slice(0, 3)).toEqual([
+      "No threshold could be chosen: these cases do not show that any is safe, so never stop on the decision model's word alone.",
+      'Nothing is guaranteed: no threshold keeps false stops at or below 5% of all cases with 90% confidence on these 4 cases.',
+      'The 2 held-out cases have no threshold to check.',
+    ]);
+  });
+
+  it('never shows a plain "yes" for a task type whose held-out upper bound is above the target', () => {
+    const { stdout } = run(['calibrate', examples]);
+    expect(stdout).toMatch(/\nrefactor +220 +yes, held-out above target +0\.7 +0\.48 +5\/66 \(upper 13\.6%\)\n/);
+    expect(stdout).toContain('refactor: certified on its calibration cases, but its held-out upper bound 13.6% is above the 5% target');
+    for (const row of stdout.split('per task type:')[1]?.split('\n') ?? []) {
+      const upper = /upper ([\d.]+)%/.exec(row);
+      if (upper !== null && Number(upper[1]) > 5) expect(row, row).not.toMatch(/ yes +\d/);
+    }
   });
 
   it('writes a policy file that replay accepts, and the same result as JSON', () => {
@@ -85,7 +126,9 @@ describe('stopwise calibrate', () => {
     writeFileSync(path, '{"task":"t","output":"o","label":"done"}\n');
     const { code, stderr } = run(['calibrate', path]);
     expect(code).toBe(1);
-    expect(stderr).toContain(`${path}:1: probabilities: 1 case has no probabilities`);
+    expect(stderr).toContain(`${path}:1: probabilities: 1 case has no probabilities (line 1);`);
+    writeFileSync(path, '{"task":"t","output":"o","label":"done"}\n{"task":"t","output":"o","label":"not_done"}\n');
+    expect(run(['calibrate', path]).stderr).toContain(`${path}:1: probabilities: 2 cases have no probabilities (lines 1, 2);`);
   });
 
   it('exits 2 on usage errors', () => {

@@ -301,7 +301,7 @@ describe('stopwise calibrate --live --client system-one', () => {
     expect(rerun.code).toBe(0);
     expect(server.requests).toHaveLength(19);
     expect(rerun.stderr).toContain('scored 16 cases: 1 asked, 15 from cases.jsonl.scores.jsonl');
-    expect(rerun.stdout).toMatch(/^cases\.jsonl: 16 cases \(8 done, 8 not done\)/);
+    expect(rerun.stdout).toMatch(/\ncases\.jsonl: 16 cases \(8 done, 8 not done\)/);
   });
 
   it('stops after five cases failed in a row when the server only answers 500', async () => {

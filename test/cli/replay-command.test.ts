@@ -50,6 +50,27 @@ describe('stopwise replay (child process)', () => {
     expect(run.stdout).toMatch(/criteria_low/);
   });
 
+  it('puts counts of one in the singular', async () => {
+    const one = write(
+      'one-step.jsonl',
+      `${JSON.stringify({ task: 't' })}\n${JSON.stringify({ step: 1, output: 'x', tests: { passed: true, failed: [], ran: 3 }, probabilities: { covered: 0.5 } })}\n`,
+    );
+    const policy = write('one-policy.json', JSON.stringify({ maxSteps: 1, stallRounds: 1 }));
+    const run = await runCli(['replay', one]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('=> the recording ended after 1 step while the policy still said retry');
+    const capped = await runCli(['replay', '--policy', policy, one]);
+    expect(capped.stdout).toMatch(/^policy: .*, cap 1 step, stall after 1 identical step\n/);
+  });
+
+  it('prints only the error, no empty summary, when no file could be read', async () => {
+    const missing = join(scratch, 'missing.jsonl');
+    const run = await runCli(['replay', missing]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`stopwise replay: ${missing}: no such file or folder\n`);
+  });
+
   it('exits 1 for a line that is not JSON', async () => {
     const bad = write('garbage.jsonl', '{"step": 1,\n');
     const run = await runCli(['replay', bad]);
@@ -75,7 +96,7 @@ describe('stopwise replay (child process)', () => {
     expect((await runCli(['replay'])).code).toBe(2);
     const unknown = await runCli(['replay', '--fast', 'examples/traces']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/Unknown option '--fast'/);
+    expect(unknown.stderr).toMatch(/^stopwise replay: unknown option --fast \(a file whose name starts with "-" goes after --, as in: -- --fast\)\n/);
     expect((await runCli(['frobnicate'])).code).toBe(2);
   });
 

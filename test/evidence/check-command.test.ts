@@ -46,7 +46,7 @@ describe('checkCommand', { timeout: 90_000 }, () => {
     const cwd = folder({ 'hang.test.mjs': SPAWNING_TEST });
     const result = await checkCommand({ command: node, args: ['--test', '--test-reporter=tap'], cwd, timeoutMs: 8000, name: 'hang' });
     expect(result.ok).toBe(false);
-    expect(result.detail).toMatch(/^timed out after 8000 ms/);
+    expect(result.detail).toMatch(/^timed out after 8 s/);
     const pids = JSON.parse(readFileSync(join(cwd, 'pids.json'), 'utf8')) as { child: number; grandchild: number };
     expect(await waitFor(() => !isAlive(pids.child) && !isAlive(pids.grandchild), 10_000)).toBe(true);
   });

@@ -41,6 +41,15 @@ describe('loadStopwiseConfig', () => {
     expect(loaded.ok || loaded.message).toMatch(/no stopwise.config.json in .* or any parent folder/);
   });
 
+  it('names each folder it looked in once', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'stopwise-none-'));
+    const other = mkdtempSync(join(tmpdir(), 'stopwise-none-'));
+    const once = await loadStopwiseConfig([elsewhere, `${elsewhere}/`, join(elsewhere, 'sub', '..')]);
+    expect(once.ok || once.message).toBe(`no stopwise.config.json in ${elsewhere} or any parent folder`);
+    const twice = await loadStopwiseConfig([elsewhere, other, elsewhere]);
+    expect(twice.ok || twice.message).toBe(`no stopwise.config.json in ${elsewhere} or ${other} or any parent folder`);
+  });
+
   it('names the file and the key of an invalid configuration, and reports bad JSON', async () => {
     const root = project();
     const path = join(root, 'stopwise.config.json');

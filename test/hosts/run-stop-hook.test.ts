@@ -153,8 +153,19 @@ describe('runStopHook: one deadline from the start of the hook', () => {
     expect(given[0]).toBeLessThanOrEqual(8_000);
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(run.stdout).systemMessage).toMatch(
-      /^stopwise: the test command was stopped after \d+ s, when the hook's deadline \(140 s from its start: tests.timeoutMs \+ 2 × judge.timeoutMs \+ 20 s\) was about to run out; .*A person should look\.$/,
+      /^stopwise: the test command was stopped after \d+(\.\d)? s, when the hook's deadline \(140 s from its start: tests.timeoutMs \+ 2 × judge.timeoutMs \+ 20 s\) was about to run out; .*A person should look\.$/,
     );
+  });
+
+  it('says the time allowed to the test command as it was set: 1500 ms is 1.5 s', async () => {
+    const dir = project({ ...CONFIG, tests: { command: 'unused', timeoutMs: 1500 } });
+    const runner: HookTestRunner = {
+      async run(tests) {
+        return { outcome: 'timeout', timeoutMs: tests.timeoutMs };
+      },
+    };
+    const run = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: runner });
+    expect(JSON.parse(run.stdout).systemMessage).toMatch(/^stopwise: the test command did not finish within 1\.5 s \(tests.timeoutMs\) and was stopped;/);
   });
 
   it('allows the stop with a message when a step overruns the deadline, releases the lock and ends the span', async () => {
@@ -208,7 +219,7 @@ describe('runStopHook: one deadline from the start of the hook', () => {
       const waited = Date.now() - started;
       expect(waited).toBeGreaterThanOrEqual(19_000);
       expect(waited).toBeLessThan(40_000);
-      expect(JSON.parse(run.stdout).systemMessage).toMatch(/another stop hook for this session is still running \(.*longer than 20000 ms\)/);
+      expect(JSON.parse(run.stdout).systemMessage).toMatch(/another stop hook for this session is still running \(.*longer than 20 s\)/);
     } finally {
       await held.release();
     }

@@ -6,6 +6,7 @@ import { raceAbort } from './race-abort.js';
 import { MAX_RESPONSE_BYTES, readLimitedText, readTextPrefix } from './read-limited-body.js';
 import { redactSecrets } from './redact-secrets.js';
 import { backoffDelay, parseRetryAfter } from './retry-timing.js';
+import { formatDuration } from '../../core/format-duration.js';
 
 /** One HTTP call: where, what, and how to read a successful JSON body. */
 export interface HttpCall<T> {
@@ -35,7 +36,7 @@ export async function sendWithRetries<T>(transport: HttpTransport, call: HttpCal
     if (!failure.retryable || attempt > transport.maxRetries) throw withAttempts(failure, attempt);
     const retryAfter = failure.retryAfterMs;
     if (retryAfter !== undefined && retryAfter > transport.timing.maxRetryAfterMs) {
-      throw withAttempts(failure, attempt, `the server asked to wait ${Math.ceil(retryAfter / 1000)} s, longer than allowed`);
+      throw withAttempts(failure, attempt, `the server asked to wait ${formatDuration(retryAfter)}, longer than allowed`);
     }
     try {
       await transport.timing.sleep(retryAfter ?? backoffDelay(attempt - 1, transport.timing), signal);
@@ -133,7 +134,7 @@ function classify(
     return new EvaluationError('aborted', `the call to ${transport.service} was aborted`, ids);
   }
   if (context.timedOut) {
-    return new EvaluationError('timeout', `no answer from ${transport.service} at ${context.where} within ${transport.timeoutMs} ms`, ids);
+    return new EvaluationError('timeout', `no answer from ${transport.service} at ${context.where} within ${formatDuration(transport.timeoutMs)}`, ids);
   }
   if (isEvaluationError(error)) {
     if (error.status !== undefined || (context.status === undefined && context.requestId === undefined)) return error;

@@ -1,0 +1,48 @@
+/** The part of a process output stream that closed-pipe handling needs. */
+export interface OutputStream {
+  on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
+  write(text: string): unknown;
+}
+
+/** Writers for standard output and standard error that a closed pipe cannot crash. */
+export interface GuardedOutput {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+/**
+ * Guards both output streams against a reader that goes away
+ * (`stopwise calibrate --json | head -1`): when standard output is closed the
+ * command has no one left to tell, so it ends at once with exit code 0, as
+ * other command-line tools do; when standard error is closed, later messages
+ * are dropped and the command goes on. Any other write error is rethrown.
+ */
+export function guardClosedPipes(
+  stdout: OutputStream,
+  stderr: OutputStream,
+  exit: (code: number) => void,
+): GuardedOutput {
+  let stdoutOpen = true;
+  let stderrOpen = true;
+  stdout.on('error', (error) => {
+    if (!isClosedPipe(error)) throw error;
+    stdoutOpen = false;
+    exit(0);
+  });
+  stderr.on('error', (error) => {
+    if (!isClosedPipe(error)) throw error;
+    stderrOpen = false;
+  });
+  return {
+    stdout: (text) => {
+      if (stdoutOpen) stdout.write(text);
+    },
+    stderr: (text) => {
+      if (stderrOpen) stderr.write(text);
+    },
+  };
+}
+
+function isClosedPipe(error: NodeJS.ErrnoException): boolean {
+  return error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED';
+}

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { guardClosedPipes, type OutputStream } from '../../src/cli/closed-pipe.js';
+import { CLI } from './run-cli.js';
+
+interface Ended {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+  readonly received: number;
+}
+
+/** Runs the built CLI with its standard output read by a reader that closes after the first chunk, like `| head -1`. */
+function runIntoClosingReader(args: readonly string[]): Promise<Ended> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    let received = 0;
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.once('data', (chunk: Buffer) => {
+      received = chunk.length;
+      child.stdout.destroy();
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stderr, received }));
+  });
+}
+
+const WRITER = join(import.meta.dirname, '../fixtures/cli/closed-pipe-writer.ts');
+
+/** Runs the guarded writer with the `closing` stream read by a reader that closes after the first chunk. */
+function runWriter(closing: 'stdout' | 'stderr'): Promise<{ code: number | null; other: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, closing], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [closed, kept] = closing === 'stdout' ? [child.stdout, child.stderr] : [child.stderr, child.stdout];
+  return new Promise((resolve, reject) => {
+    let other = '';
+    kept.setEncoding('utf8').on('data', (text: string) => (other += text));
+    closed.once('data', () => closed.destroy());
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, other }));
+  });
+}
+
+describe('a reader that closes its end of the pipe early', () => {
+  it('ends stopwise calibrate --json quietly with exit code 0', async () => {
+    const run = await runIntoClosingReader(['calibrate', 'examples/cases/labelled-cases.jsonl', '--json']);
+    expect(run.received).toBeGreaterThan(0);
+    expect(run.stderr).toBe('');
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(0);
+  });
+
+  it('ends stopwise replay --json quietly with exit code 0', async () => {
+    // eight copies of the examples print far more than a pipe holds, so the writes outlive the reader
+    const run = await runIntoClosingReader(['replay', '--json', ...Array.from({ length: 8 }, () => 'examples/traces')]);
+    expect(run.received).toBeGreaterThan(0);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it('ends the command with code 0 when standard output closes, before it goes on', async () => {
+    const run = await runWriter('stdout');
+    expect(run.other).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it('drops messages to a closed standard error and lets the command go on to its own exit code', async () => {
+    const run = await runWriter('stderr');
+    expect(run.other).toBe('went on\n');
+    expect(run.code).toBe(3);
+  });
+
+  it('rethrows write errors other than a closed pipe', () => {
+    const listeners: ((error: NodeJS.ErrnoException) => void)[] = [];
+    const stream: OutputStream = { on: (_event, listener) => listeners.push(listener), write: () => true };
+    guardClosedPipes(stream, stream, () => undefined);
+    expect(listeners).toHaveLength(2);
+    const failure = Object.assign(new Error('no space left'), { code: 'ENOSPC' });
+    for (const listener of listeners) expect(() => listener(failure)).toThrow('no space left');
+  });
+});

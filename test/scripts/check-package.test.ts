@@ -1,0 +1,44 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../..');
+let copy = '';
+
+// A copy of the project as a fresh clone has it: the tracked files and no dist (the dependencies are linked).
+beforeAll(() => {
+  copy = mkdtempSync(join(tmpdir(), 'stopwise-clone-'));
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter((file) => file !== '' && !file.startsWith('dist/') && existsSync(join(root, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    copyFileSync(join(root, file), join(copy, file));
+  }
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+});
+
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+describe('packing a fresh clone', () => {
+  it('builds before packing, so the tarball ships dist', () => {
+    expect(existsSync(join(copy, 'dist'))).toBe(false);
+    const packed = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const paths = (JSON.parse(packed) as { files: { path: string }[] }[])[0]?.files.map((file) => file.path) ?? [];
+    expect(paths).toContain('dist/index.js');
+    expect(paths).toContain('dist/index.d.ts');
+    expect(paths).toContain('dist/bin/stopwise.js');
+  }, 300_000);
+
+  it('npm run check:package leaves a tarball in the project folder alone', () => {
+    const mine = join(copy, 'stopwise-0.1.0.tgz');
+    writeFileSync(mine, 'a tarball of my own\n');
+    const run = spawnSync('npm', ['run', 'check:package'], { cwd: copy, encoding: 'utf8' });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('All good!');
+    expect(existsSync(mine)).toBe(true);
+    expect(readFileSync(mine, 'utf8')).toBe('a tarball of my own\n');
+  }, 300_000);
+});

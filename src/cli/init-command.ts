@@ -107,14 +107,15 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   if (merged.changed) {
     await mkdir(dirname(settingsPath), { recursive: true });
     await writeFile(settingsPath, `${JSON.stringify(merged.value, null, 2)}\n`);
+    const what = merged.replaced === true ? 'stop hook replaced (the earlier command let npx download stopwise at run time)' : 'stop hook added';
     report.push(
       form === 'exec'
-        ? `${settingsFile}: stop hook added (exec form: npx stopwise hook ${host}; timeout ${timeoutSeconds} s)`
-        : `${settingsFile}: stop hook added (\`stopwise hook ${host}\` on the project's own install, else npx; timeout ${timeoutSeconds} s)`,
+        ? `${settingsFile}: ${what} (exec form: npx --offline --no-install stopwise hook ${host}; timeout ${timeoutSeconds} s)`
+        : `${settingsFile}: ${what} (\`stopwise hook ${host}\` on the project's own install, else an install npx finds, never a download; timeout ${timeoutSeconds} s)`,
     );
     if (!(await isLocalDependency(io.cwd))) {
       report.push(
-        'stopwise is not a dependency in package.json: the hook will start through `npx stopwise` at every turn, several times slower than on a local install; `npm install -D stopwise` fixes that.',
+        'stopwise is not a dependency in package.json: the hook never downloads it, so until it is installed (`npm i -D stopwise`) every stop goes ahead unchecked with a message saying so.',
       );
     }
   } else {

@@ -51,7 +51,7 @@ describe('stopwise init', () => {
       hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }] },
     });
     expect(read(dir, '.gitignore')).toBe('.stopwise/\n');
-    expect(run.stdout).toMatch(/stopwise is not a dependency in package.json: the hook will start through `npx stopwise`/);
+    expect(run.stdout).toMatch(/stopwise is not a dependency in package.json: the hook never downloads it, so until it is installed \(`npm i -D stopwise`\) every stop goes ahead unchecked/);
   });
 
   it('detects vitest from package.json', async () => {
@@ -139,13 +139,23 @@ describe('stopwise init', () => {
     const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
     const run = await init(dir, 'claude-code', '--exec', '--test-command', 'node --test');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/stop hook added \(exec form: npx stopwise hook claude-code; timeout \d+ s\)/);
-    const entry = { type: 'command', command: 'npx', args: ['stopwise', 'hook', 'claude-code'], timeout: 330 };
+    expect(run.stdout).toMatch(/stop hook added \(exec form: npx --offline --no-install stopwise hook claude-code; timeout \d+ s\)/);
+    const entry = { type: 'command', command: 'npx', args: ['--offline', '--no-install', 'stopwise', 'hook', 'claude-code'], timeout: 330 };
     expect(json(dir, '.claude/settings.json')).toEqual({ hooks: { Stop: [{ hooks: [entry] }] } });
     const first = snapshot(dir);
     expect((await init(dir, 'claude-code', '--exec')).code).toBe(0);
     expect((await init(dir, 'claude-code')).code).toBe(0);
     expect(snapshot(dir)).toEqual(first);
+  });
+
+  it('replaces an installed hook whose npx could download stopwise', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npx stopwise hook claude-code', timeout: 60 }] }] } }));
+    const run = await init(dir, 'claude-code', '--test-command', 'node --test');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/settings.json: stop hook replaced \(the earlier command let npx download stopwise at run time\)/);
+    expect(json(dir, '.claude/settings.json')).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }] } });
   });
 
   it('exits 2 on a usage error', async () => {

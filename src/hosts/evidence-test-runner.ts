@@ -7,7 +7,8 @@ import type { HookTestRunner } from './hook-test-runner.js';
  * Runs the configured tests with `runTests` of `stopwise/evidence`, unless the
  * last run passed and the working tree has not changed since
  * (`isEvidenceFresh`): that pass is reused. A stale pass, and any result that
- * is not a pass, runs the tests again.
+ * is not a pass, runs the tests again. A command that could not start is
+ * `not_started`, never evidence.
  */
 export const evidenceTestRunner: HookTestRunner = {
   async run(tests, options) {
@@ -24,6 +25,9 @@ export const evidenceTestRunner: HookTestRunner = {
       ...(tests.report === undefined ? {} : { report: tests.report }),
     });
     if (result.reason === 'timeout') return { outcome: 'timeout', timeoutMs: tests.timeoutMs };
+    if (result.reason === 'spawn_failed') {
+      return { outcome: 'not_started', command: result.command, message: (result.detail ?? 'it could not start').replace(/^the command could not start: /, '') };
+    }
     const evidence: TestEvidence = {
       passed: result.passed,
       failed: result.failed,

@@ -417,6 +417,28 @@ describe('stopwise hook: hostile and broken input', () => {
     expect(onlyState(dir)).toMatchObject({ consecutiveBlocks: 0, totals: { handoffs: 1 } });
   });
 
+  it.each([
+    ['a program that does not exist, in a shell', { command: 'nonexistent-test-runner --run' }, /could not start \(exit code 127: the shell found no such command: .*nonexistent-test-runner.*not found\)/],
+    ['a program that does not exist, without a shell', { command: 'nonexistent-test-runner', args: ['--run'] }, /could not start \(spawn nonexistent-test-runner ENOENT\)/],
+    ['a file that is not executable, in a shell', { command: './run-tests.sh' }, /could not start \(exit code 126: the shell could not execute it: .*Permission denied\)/],
+    ['a file that is not executable, without a shell', { command: './run-tests.sh', args: [] }, /could not start \(spawn \.\/run-tests\.sh EACCES\)/],
+    ['an npm script that does not exist', { command: 'npm', args: ['run', 'no-such-script', '--silent'] }, /could not start \(npm has no "no-such-script" script\)/],
+  ])('lets the agent stop with a message naming the command and the error for %s', async (_what, tests: { command: string; args?: string[] }, message) => {
+    for (const host of ['claude-code', 'codex', 'cursor'] as const) {
+      const dir = project({ tests });
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'p', scripts: { build: 'true' } }));
+      const run = await hook(host, dir, stopInput(dir));
+      const output = answer(host, run);
+      const shown = [tests.command, ...(tests.args ?? [])].join(' ');
+      const line = new RegExp(`stopwise: the test command \`${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\` ${message.source}.*; the stop was allowed unchecked\\. Fix tests\\.command in .*stopwise\\.config\\.json; a person should look\\.`);
+      if (host === 'cursor') expect(output).toEqual({});
+      else expect(output).toEqual({ systemMessage: expect.stringMatching(line) });
+      expect(run.stderr).toMatch(line);
+      expect(JSON.stringify(output)).not.toMatch(/No tests ran/);
+      expect(onlyState(dir)).toMatchObject({ consecutiveBlocks: 0, totals: { handoffs: 1 } });
+    }
+  });
+
   it('lets the agent stop with a message when the configuration is missing or invalid', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'stopwise-noconfig-'));
     const missing = answer('claude-code', await hook('claude-code', empty, stopInput(empty)));

@@ -140,6 +140,30 @@ describe('runTests on real node:test projects', { timeout: 90_000 }, () => {
     expect(result.detail).toMatch(/ENOENT/);
   });
 
+  it('reports a command the shell cannot find or execute, and a missing npm script, as one that could not start', async () => {
+    const cwd = project({ 'run.sh': 'echo hi\n', 'package.json': JSON.stringify({ name: 'p', scripts: {} }) });
+    for (const report of [undefined, { format: 'exit-code' as const }, { format: 'junit' as const, path: 'junit.xml' }]) {
+      const options = { cwd, timeoutMs: 30_000, ...(report === undefined ? {} : { report }) };
+      const missing = await runTests({ command: 'stopwise-no-such-command --run', ...options });
+      expectInvariants(missing);
+      expect(missing).toMatchObject({ passed: false, ran: 0, failed: [], exitCode: 127, reason: 'spawn_failed' });
+      expect(missing.detail).toMatch(/^exit code 127: the shell found no such command: .*stopwise-no-such-command.*not found$/);
+      const notExecutable = await runTests({ command: './run.sh', ...options });
+      expect(notExecutable).toMatchObject({ passed: false, ran: 0, exitCode: 126, reason: 'spawn_failed' });
+      expect(notExecutable.detail).toMatch(/^exit code 126: the shell could not execute it: .*Permission denied$/);
+      const script = await runTests({ command: 'npm', args: ['test', '--silent'], ...options });
+      expect(script).toMatchObject({ passed: false, ran: 0, exitCode: 1, reason: 'spawn_failed', detail: 'npm has no "test" script' });
+    }
+  });
+
+  it('keeps exit code 127 a test failure when the report shows tests that ran', async () => {
+    const cwd = project({});
+    const tap = "printf 'TAP version 13\\n1..1\\nnot ok 1 - calls the helper\\n'; exit 127";
+    const result = await runTests({ command: tap, cwd, timeoutMs: 30_000, report: { format: 'tap' } });
+    expect(result).toMatchObject({ passed: false, ran: 1, failed: ['calls the helper'], exitCode: 127 });
+    expect(result.reason).toBeUndefined();
+  });
+
   it('reads the exit code alone when asked: one check named after the command, passing only on exit 0', async () => {
     const cwd = project({ 'math.test.mjs': PASSING_TESTS });
     const pass = await runTests({ command: 'echo everything is fine', cwd, timeoutMs: 30_000, report: { format: 'exit-code' } });

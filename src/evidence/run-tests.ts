@@ -8,7 +8,8 @@ import { evidenceFromChecks } from './evidence-from-checks.js';
 import { MAX_JSON_REPORT_CHARS } from './jest-shaped-report.js';
 import { readJestJson } from './read-jest-json.js';
 import { readVitestJson } from './read-vitest-json.js';
-import { createTally, finishTally, type EvidenceReason, type ReportEvidence } from './report-evidence.js';
+import { addFailure, createTally, finishTally, type EvidenceReason, type ReportEvidence } from './report-evidence.js';
+import { readTestSummary } from './read-test-summary.js';
 import { readWholeReport, type ReportSource } from './report-source.js';
 import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
 import { fingerprintWorkingTree } from './tree-fingerprint.js';
@@ -94,7 +95,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
   if (run.spawnError !== undefined) {
     evidence = withReason(emptyEvidence(), 'spawn_failed', notStarted ?? '');
   } else if (exitCodeOnly) {
-    evidence = evidenceFromChecks([commandCheckResult(describeCommand(options.command, options.args), run, options.timeoutMs)]);
+    evidence = exitCodeEvidence(describeCommand(options.command, options.args), run, options.timeoutMs);
   } else if (reportPath !== undefined && report !== undefined) {
     evidence = await readReportFile(report.format, reportPath, before);
   } else if (consumed === undefined) {
@@ -123,6 +124,33 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     outputTruncated: run.outputTruncated,
     ...(treeFingerprint === undefined ? {} : { treeFingerprint }),
   };
+}
+
+/**
+ * The evidence of an exit-code run: one check named after the command, and
+ * the test counts of the runner's closing summary when its output has one
+ * (`readTestSummary`). A summary that says no test ran makes it `ran: 0`
+ * whatever the exit code; the exit code and the summary must both say pass.
+ * An output without a summary it can read, and a zero read from an output
+ * that lost its beginning (a sum over packages may have lost some), keep the
+ * one check alone.
+ */
+function exitCodeEvidence(name: string, run: ProcessRun, timeoutMs: number): ReportEvidence {
+  const check = commandCheckResult(name, run, timeoutMs);
+  const summary = run.timedOut ? undefined : readTestSummary(run.output);
+  if (summary === undefined || (summary.ran === 0 && run.outputTruncated)) return evidenceFromChecks([check]);
+  const tally = createTally();
+  tally.ran = summary.ran;
+  tally.skipped = summary.skipped;
+  if (summary.ran === 0) return finishTally(tally);
+  const runner = summary.runners.join(' and ');
+  if (summary.failed > 0) {
+    const says = `the ${runner} summary says ${summary.failed} of ${summary.ran} tests failed`;
+    addFailure(tally, `check:${name}`, check.ok ? `exit code 0, but ${says}` : `${check.detail}; ${says}`, new Set());
+  } else if (!check.ok) {
+    addFailure(tally, `check:${name}`, `${check.detail}, although the ${runner} summary says all ${summary.ran} tests passed`, new Set());
+  }
+  return finishTally(tally);
 }
 
 /** npm's line for a script the package does not have (npm 7 and later: `npm error`; older: `npm ERR!`). */

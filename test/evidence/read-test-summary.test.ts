@@ -60,7 +60,8 @@ const CASES: readonly (readonly [file: string, runner: string, ran: number, fail
 ];
 
 describe('readTestSummary', () => {
-  it.each(CASES)('reads %s as %s counted it', (file, runner, ran, failed, skipped, summaries = 1) => {
+  it.each(CASES)('reads %s as %s counted it', (...row) => {
+    const [file, runner, ran, failed, skipped, summaries = 1] = row as unknown as [string, string, number, number, number, number?];
     const summary = read(file);
     expect(summary?.runners).toEqual([runner]);
     expect(counts(summary)).toEqual({ ran, failed, skipped, summaries });

@@ -78,8 +78,9 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     }
     report.push(`${CONFIG_FILE_NAME}: already there, left as it is${valid.ok ? '' : ` (it is not valid: ${valid.message.split('\n').join('; ')})`}`);
   } else {
-    const detected = given === undefined ? await detectFromProject(io.cwd) : proposeTestCommand(given, '--test-command');
-    const tests = detected ?? (await askForTestCommand(io));
+    const packageJson = await readPackageJson(io.cwd);
+    const detected = given === undefined ? detectTestCommand(packageJson) : proposeTestCommand(given, '--test-command', packageJson);
+    const tests = detected ?? (await askForTestCommand(io, packageJson));
     if (tests === undefined) {
       io.stderr(`stopwise init: no test command found in package.json; pass one with --test-command "npm test"\n`);
       return 2;
@@ -154,17 +155,17 @@ async function isLocalDependency(cwd: string): Promise<boolean> {
   });
 }
 
-async function detectFromProject(cwd: string): Promise<DetectedTestCommand | undefined> {
+async function readPackageJson(cwd: string): Promise<unknown> {
   const pkg = await readJsonFile(join(cwd, 'package.json'));
-  return pkg.kind === 'found' ? detectTestCommand(pkg.value) : undefined;
+  return pkg.kind === 'found' ? pkg.value : undefined;
 }
 
-async function askForTestCommand(io: CliIo): Promise<DetectedTestCommand | undefined> {
+async function askForTestCommand(io: CliIo, packageJson: unknown): Promise<DetectedTestCommand | undefined> {
   if (!process.stdin.isTTY) return undefined;
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = (await prompt.question('No test command found in package.json. Which command runs the tests? ')).trim();
-    return answer === '' ? undefined : proposeTestCommand(answer, 'as answered');
+    return answer === '' ? undefined : proposeTestCommand(answer, 'as answered', packageJson);
   } finally {
     prompt.close();
     io.stdout('');

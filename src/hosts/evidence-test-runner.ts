@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { runTests } from '../evidence/run-tests.js';
 import { isEvidenceFresh } from '../evidence/tree-fingerprint.js';
 import type { TestEvidence } from '../core/test-evidence.js';
@@ -15,6 +17,10 @@ export const evidenceTestRunner: HookTestRunner = {
     const previous = options.previous;
     if (previous !== undefined && previous.passed && previous.ran > 0 && (await isEvidenceFresh(previous, { cwd: options.cwd }))) {
       return { outcome: 'reused', evidence: previous };
+    }
+    if (tests.report?.path !== undefined) {
+      // node --test does not create the folder of a reporter's destination; a report that cannot be written would fail the run.
+      await mkdir(dirname(resolve(options.cwd, tests.report.path)), { recursive: true }).catch(() => undefined);
     }
     const result = await runTests({
       command: tests.command,

@@ -202,6 +202,45 @@ describe('the configuration stopwise init writes, run by the hook', { timeout: 1
     expect(red).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^1 test failed: the answer\. .*\n- the answer: Expected values to be strictly equal: 42 !== 41/s) });
   });
 
+  it('adds a TAP file beside the reporter a node --test script sets, and names the failing test', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-spec-'));
+    mkdirSync(join(dir, 'test'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', scripts: { test: 'node --test --test-reporter=spec' } }));
+    const test = (expected: number) =>
+      writeFileSync(join(dir, 'test/answer.test.mjs'), `import test from 'node:test';\nimport assert from 'node:assert/strict';\ntest('the answer', () => assert.equal(6 * 7, ${expected}));\n`);
+    test(42);
+    const run = await init(dir, 'claude-code');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({
+      command: 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=.stopwise/test-report.tap',
+      report: { format: 'tap', path: '.stopwise/test-report.tap' },
+    });
+    const { green, red } = await greenThenRed(dir, () => test(41));
+    expect(green).toBe('');
+    expect(red).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^1 test failed: the answer\. /) });
+  });
+
+  it('reads the TAP of a test script behind yarn test', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-yarn-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'node --test --test-reporter tap' } }));
+    const run = await init(dir, 'codex', '--test-command', 'yarn test');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'node --test --test-reporter tap', report: { format: 'tap' } });
+  });
+
+  it('blocks a script read by its exit code whose runner ran no test, instead of letting the agent stop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-none-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'echo building && node --test' } }));
+    const run = await init(dir, 'claude-code');
+    expect(run.code).toBe(0);
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'npm', args: ['test', '--silent'], report: { format: 'exit-code' } });
+    const none = await stop(dir, 'none');
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout)).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^No tests ran, run the suite/) });
+  });
+
   it('reads the exit code of a test script it knows no report for, and lets a passing run stop', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-script-'));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'sh check.sh' } }));

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -133,6 +133,42 @@ describe('stopwise init', () => {
     expect(read(dir, '.claude/settings.json')).toBe('{ "hooks": ');
     writeFileSync(join(dir, '.claude/settings.json'), JSON.stringify({ hooks: { Stop: 'npx stopwise' } }));
     expect((await init(dir, 'claude-code')).stderr).toMatch(/"hooks.Stop" must be an array/);
+  });
+
+  it('writes nothing when the host settings are malformed, and sets everything up once they are fixed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/settings.json'), '{ "hooks": ');
+    const before = snapshot(dir);
+    const run = await init(dir, 'claude-code', '--test-command', 'node --test');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/settings.json: not valid JSON .*not touching it, and nothing was written/);
+    expect(snapshot(dir)).toEqual(before);
+    writeFileSync(join(dir, '.claude/settings.json'), '{}');
+    const again = await init(dir, 'claude-code', '--test-command', 'node --test');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/stopwise.config.json: written/);
+    expect(again.stdout).not.toMatch(/already there/);
+  });
+
+  it('puts back every file it wrote when a later write fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'node --test' } }));
+    mkdirSync(join(dir, '.codex'));
+    writeFileSync(join(dir, '.codex/hooks.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }] } }));
+    // a .gitignore that reads as absent but cannot be written: a link into a folder that does not exist
+    symlinkSync(join(dir, 'no-such-folder/ignore'), join(dir, '.gitignore'));
+    const before = snapshot(dir);
+    const run = await init(dir, 'codex');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/\.gitignore: could not be written \(no such file or folder\); every file is left as it was/);
+    expect(run.stdout).toBe('');
+    expect(snapshot(dir)).toEqual(before);
+    expect(existsSync(join(dir, 'stopwise.config.json'))).toBe(false);
+    const fresh = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+    symlinkSync(join(fresh, 'no-such-folder/ignore'), join(fresh, '.gitignore'));
+    expect((await init(fresh, 'cursor', '--test-command', 'node --test')).code).toBe(1);
+    expect(readdirSync(fresh)).toEqual(['.gitignore']);
   });
 
   it('writes the exec form for Claude Code with --exec, once', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -199,6 +199,33 @@ describe('stopwise hook claude-code: whole sessions', () => {
     }
     expect(outputs.map((output) => output?.decision ?? 'handoff')).toEqual(['block', 'block', 'handoff']);
     expect(outputs[2]?.systemMessage).toMatch(/step cap \(3 stop attempts in a row, cap 3\)/);
+  });
+
+  it('stops with the policy of the calibration file the configuration names, for its task type', async () => {
+    const dir = project({ maxConsecutiveBlocks: 10, policy: '.stopwise/policy.json', taskType: 'bugfix' });
+    const policy = { doneThreshold: 0.8, midBandLow: 0.4, maxSteps: 2, stallRounds: 3 };
+    mkdirSync(join(dir, '.stopwise'));
+    writeFileSync(join(dir, '.stopwise/policy.json'), JSON.stringify({ policy: { ...policy, maxSteps: 20 }, calibration: { certified: true }, byTaskType: { bugfix: policy } }));
+    const outputs = [];
+    for (let i = 0; i < 2; i++) outputs.push(answer('claude-code', await hook('claude-code', dir, stopInput(dir, { last_assistant_message: `try ${i}` }))));
+    expect(outputs.map((output) => output?.decision ?? 'handoff')).toEqual(['block', 'handoff']);
+    expect(outputs[1]?.systemMessage).toMatch(/step cap \(2 stop attempts in a row, cap 2\)/);
+  });
+
+  it('lets the stop go ahead with a message naming the policy file when it certified nothing, or lacks the task type', async () => {
+    for (const [config, file, problem] of [
+      [{ policy: 'policy.json' }, { policy: null, calibration: { certified: false } }, /policy\.json: "policy" is null: the calibration certified no threshold/],
+      [{ policy: 'policy.json', taskType: 'feature' }, { policy: null, byTaskType: { bugfix: { maxSteps: 3 } } }, /policy\.json: no policy for task type "feature" in "byTaskType"; it has bugfix/],
+    ] as const) {
+      const dir = project(config);
+      writeFileSync(join(dir, 'policy.json'), JSON.stringify(file));
+      const run = await hook('codex', dir, stopInput(dir));
+      const output = answer('codex', run);
+      expect(Object.keys(output ?? {})).toEqual(['systemMessage']);
+      expect(output?.systemMessage).toMatch(/^stopwise: the configuration is invalid \(.*stopwise\.config\.json: policy: /);
+      expect(output?.systemMessage).toMatch(problem);
+      expect(output?.systemMessage).toMatch(/the stop was allowed unchecked/);
+    }
   });
 
   it('detects a stall across separate invocations', async () => {

@@ -201,8 +201,9 @@ function exitCodeOnly(tests: Omit<TestCommandConfig, 'timeoutMs' | 'report'>, so
     source,
     warning:
       `\`${shown}\` writes no test report stopwise can read, so the hook will judge the tests by its exit code alone ` +
-      '(tests.report.format "exit-code"): exit 0 counts as one passing check. That is weak evidence: the hook cannot name the failing tests, ' +
-      'and a command that runs no test at all passes. For real evidence, make the command write a JUnit XML, TAP, vitest or jest JSON report ' +
+      '(tests.report.format "exit-code"), with the counts of the closing summary of node:test, vitest, jest, mocha, pytest, go test or cargo test ' +
+      'where its output has one (a summary of zero tests is "no tests ran"); otherwise exit 0 counts as one passing check. That is weak evidence: ' +
+      'the hook cannot name the failing tests, and a command that runs no test at all passes unless its summary says so. For real evidence, make the command write a JUnit XML, TAP, vitest or jest JSON report ' +
       'and set tests.report in stopwise.config.json to read it.',
   };
 }

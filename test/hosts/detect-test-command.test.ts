@@ -99,7 +99,8 @@ describe('detectTestCommand', () => {
   it('reads any other test script by its exit code with a warning, and ignores the npm placeholder', () => {
     const other = detectTestCommand({ scripts: { test: 'ava' } });
     expect(other?.tests).toEqual({ command: 'npm', args: ['test', '--silent'], report: { format: 'exit-code' } });
-    expect(other?.warning).toMatch(/cannot name the failing tests, and a command that runs no test at all passes/);
+    expect(other?.warning).toMatch(/cannot name the failing tests, and a command that runs no test at all passes unless its summary says so/);
+    expect(other?.warning).toMatch(/closing summary of node:test, vitest, jest, mocha, pytest, go test or cargo test/);
     expect(detectTestCommand({ scripts: { test: 'echo "Error: no test specified" && exit 1' } })).toBeUndefined();
     expect(detectTestCommand({})).toBeUndefined();
     expect(detectTestCommand([])).toBeUndefined();

@@ -52,6 +52,14 @@ describe('evidenceTestRunner', () => {
     expect(runs()).toBe(2);
   });
 
+  it('makes the folder of the report file, which node --test does not make for a reporter destination', async () => {
+    const { dir } = checkout(PASS);
+    writeFileSync(join(dir, 'answer.test.mjs'), "import test from 'node:test';\ntest('answers', () => {});\n");
+    const command = 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=reports/new/run.tap';
+    const result = await evidenceTestRunner.run({ command, report: { format: 'tap', path: 'reports/new/run.tap' }, timeoutMs: 30_000 }, { cwd: dir, env: {} });
+    expect(result).toMatchObject({ outcome: 'ran', evidence: { passed: true, ran: 1, failed: [] } });
+  });
+
   it('says timeout when the command outlives its time', async () => {
     const { dir } = checkout(PASS);
     const result = await evidenceTestRunner.run({ command: 'sleep 30', timeoutMs: 300 }, { cwd: dir, env: {} });

@@ -27,7 +27,6 @@ interface Count {
 class Ambiguous extends Error {}
 
 // CSI sequences (colours, cursor moves), OSC sequences, and the charset selections some terminals get (`ESC ( B`).
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[()][A-Za-z0-9]|[@-Z\\-_])/g;
 
 const NODE_LINE = /^(ℹ|#) (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)$/;

@@ -107,7 +107,8 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
   } else {
     evidence = withReason(emptyEvidence(), 'report_unreadable', `the ${fromStdout ?? 'tap'} report on stdout could not be read: ${describeError(consumed.reason)}`);
   }
-  if (notStarted !== undefined && (exitCodeOnly || (evidence.failed.length === 0 && evidence.ran === 0))) {
+  const noTestSeen = exitCodeOnly ? readTestSummary(run.output) === undefined : evidence.failed.length === 0 && evidence.ran === 0;
+  if (notStarted !== undefined && noTestSeen) {
     evidence = withReason(emptyEvidence(), 'spawn_failed', notStarted);
   }
   evidence = applyExitRules(evidence, run, options.timeoutMs);

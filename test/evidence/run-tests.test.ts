@@ -156,12 +156,16 @@ describe('runTests on real node:test projects', { timeout: 90_000 }, () => {
     }
   });
 
-  it('keeps exit code 127 a test failure when the report shows tests that ran', async () => {
+  it('keeps exit code 127 a test failure when the report or the summary shows tests that ran', async () => {
     const cwd = project({});
     const tap = "printf 'TAP version 13\\n1..1\\nnot ok 1 - calls the helper\\n'; exit 127";
     const result = await runTests({ command: tap, cwd, timeoutMs: 30_000, report: { format: 'tap' } });
     expect(result).toMatchObject({ passed: false, ran: 1, failed: ['calls the helper'], exitCode: 127 });
     expect(result.reason).toBeUndefined();
+    const summary = "printf 'Tests:       1 failed, 1 passed, 2 total\\n'; exit 127";
+    const counted = await runTests({ command: summary, cwd, timeoutMs: 30_000, report: { format: 'exit-code' } });
+    expect(counted).toMatchObject({ passed: false, ran: 2, exitCode: 127 });
+    expect(counted.reason).toBeUndefined();
   });
 
   it('reads the exit code alone when asked: one check named after the command, passing only on exit 0', async () => {

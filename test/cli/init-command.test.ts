@@ -257,6 +257,24 @@ describe('the configuration stopwise init writes, run by the hook', { timeout: 1
     expect(red).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^1 test failed: the answer\. /) });
   });
 
+  it('runs a tsx --test script through npx from the project\'s own tsx, and names the failing test', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-tsx-'));
+    mkdirSync(join(dir, 'test'));
+    mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+    symlinkSync(join(import.meta.dirname, '../../node_modules/tsx'), join(dir, 'node_modules/tsx'), 'dir');
+    symlinkSync('../tsx/dist/cli.mjs', join(dir, 'node_modules/.bin/tsx'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', scripts: { test: 'tsx --test test/answer.test.ts' } }));
+    const test = (expected: number) =>
+      writeFileSync(join(dir, 'test/answer.test.ts'), `import test from 'node:test';\nimport assert from 'node:assert/strict';\nconst answer: number = 6 * 7;\ntest('the typed answer', () => assert.equal(answer, ${expected}));\n`);
+    test(42);
+    const run = await init(dir, 'claude-code');
+    expect(run.code).toBe(0);
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'npx --no-install tsx --test --test-reporter=tap test/answer.test.ts', report: { format: 'tap' } });
+    const { green, red } = await greenThenRed(dir, () => test(41));
+    expect(green).toBe('');
+    expect(red).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^1 test failed: the typed answer\. /) });
+  });
+
   it('reads the TAP of a test script behind yarn test', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-yarn-'));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'node --test --test-reporter tap' } }));

@@ -19,7 +19,7 @@ export { describeAction } from './core/describe-action.js';
 export { decide, needsJudgement } from './core/policy/decide.js';
 export { initialStopState, STOP_STATE_VERSION } from './core/policy/stop-state.js';
 export type { StopState, StopStateCore, StopTotals } from './core/policy/stop-state.js';
-export { parseStopPolicy, MAX_STALL_ROUNDS } from './core/policy/parse-stop-policy.js';
+export { parseStopPolicy } from './core/policy/parse-stop-policy.js';
 export { StopPolicyError, isStopPolicyError } from './core/policy/stop-policy-error.js';
 export { SEED_STOP_POLICY, seedStopPolicy } from './core/policy/seed-stop-policy.js';
 export { toCompletionAction } from './core/policy/to-completion-action.js';

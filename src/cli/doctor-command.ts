@@ -156,6 +156,13 @@ async function checkTests(config: StopwiseConfig, projectDir: string, env: NodeJ
       source,
     });
   }
+  if (run.outcome === 'not_started') {
+    return check([{ status: 'problem', text: `tests: \`${run.command}\` could not start (${run.message}); fix tests.command` }], {
+      command: run.command,
+      reader,
+      source,
+    });
+  }
   const evidence: TestEvidence = hookTestEvidence(run);
   const command = evidence.command ?? given;
   const seconds = ((evidence.durationMs ?? 0) / 1000).toFixed(1);
@@ -173,8 +180,7 @@ async function checkTests(config: StopwiseConfig, projectDir: string, env: NodeJ
   const lines: DoctorLine[] = [];
   if (evidence.ran === 0) {
     const why = run.reason ?? (source === 'stdout' ? `the output holds no ${reader} test result` : `the ${reader} report ${source} holds no test`);
-    const hint = /\bcode 127\b/.test(why) ? ' (exit code 127: the shell did not find the command)' : '';
-    lines.push({ status: 'problem', text: `tests: \`${command}\` ran no test in ${seconds} s (read: ${readBy}): ${why}${hint}` });
+    lines.push({ status: 'problem', text: `tests: \`${command}\` ran no test in ${seconds} s (read: ${readBy}): ${why}` });
   } else {
     const more = evidence.failed.length > failing.length ? `, and ${evidence.failed.length - failing.length} more` : '';
     const names = failing.length === 0 ? '' : `; failing: ${failing.join('; ')}${more}`;

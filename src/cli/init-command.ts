@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -7,6 +7,7 @@ import { hostTimeoutSeconds } from '../hosts/hook-deadline.js';
 import type { HookHost } from '../hosts/hook-host.js';
 import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../hosts/install-stop-hook.js';
 import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, parseStopwiseConfig } from '../hosts/stopwise-config.js';
+import { describeFsError } from '../input/describe-fs-error.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
@@ -63,67 +64,117 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   const given = parsed.values['test-command'];
   if (given !== undefined && given.trim() === '') throw new CliUsageError('--test-command must not be empty');
 
+  // Every file is read and checked before any is written, and the writes go all or nothing.
   const report: string[] = [];
+  const warnings: string[] = [];
+  const writes: PlannedWrite[] = [];
   const configPath = join(io.cwd, CONFIG_FILE_NAME);
   const existingConfig = await readJsonFile(configPath);
   if (existingConfig.kind === 'invalid') {
-    io.stderr(`stopwise init: ${configPath}: ${existingConfig.message}\n`);
+    io.stderr(`stopwise init: ${configPath}: ${existingConfig.message}; nothing was written\n`);
     return 1;
   }
   let timeouts = { tests: { timeoutMs: DEFAULT_TEST_TIMEOUT_MS }, judge: { timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS } };
   if (existingConfig.kind === 'found') {
     const valid = parseStopwiseConfig(existingConfig.value);
-    if (valid.ok) {
-      timeouts = valid.config;
-    }
+    if (valid.ok) timeouts = valid.config;
     report.push(`${CONFIG_FILE_NAME}: already there, left as it is${valid.ok ? '' : ` (it is not valid: ${valid.message.split('\n').join('; ')})`}`);
-  } else {
-    const detected = given === undefined ? await detectFromProject(io.cwd) : proposeTestCommand(given, '--test-command');
-    const tests = detected ?? (await askForTestCommand(io));
-    if (tests === undefined) {
-      io.stderr(`stopwise init: no test command found in package.json; pass one with --test-command "npm test"\n`);
-      return 2;
-    }
-    await writeFile(configPath, `${JSON.stringify(starterConfig(tests), null, 2)}\n`);
-    report.push(
-      `${CONFIG_FILE_NAME}: written, tests run with \`${[tests.tests.command, ...(tests.tests.args ?? [])].join(' ')}\` (${tests.source}); ${describeEvidence(tests)}`,
-    );
-    if (tests.warning !== undefined) io.stderr(`stopwise init: WARNING: ${tests.warning}\n`);
   }
 
   const settingsFile = HOOK_SETTINGS_PATHS[host];
   const settingsPath = join(io.cwd, settingsFile);
   const settings = await readJsonFile(settingsPath);
   if (settings.kind === 'invalid') {
-    io.stderr(`stopwise init: ${settingsPath}: ${settings.message}; not touching it\n`);
+    io.stderr(`stopwise init: ${settingsPath}: ${settings.message}; not touching it, and nothing was written\n`);
     return 1;
   }
   const timeoutSeconds = hostTimeoutSeconds(timeouts);
   const merged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds, form);
   if (!merged.ok) {
-    io.stderr(`stopwise init: ${merged.message}; not touching it\n`);
+    io.stderr(`stopwise init: ${merged.message}; not touching it, and nothing was written\n`);
     return 1;
   }
+
+  if (existingConfig.kind === 'missing') {
+    const packageJson = await readPackageJson(io.cwd);
+    const detected = given === undefined ? detectTestCommand(packageJson) : proposeTestCommand(given, '--test-command', packageJson);
+    const tests = detected ?? (await askForTestCommand(io, packageJson));
+    if (tests === undefined) {
+      io.stderr(`stopwise init: no test command found in package.json; pass one with --test-command "npm test"\n`);
+      return 2;
+    }
+    writes.push({ path: configPath, text: `${JSON.stringify(starterConfig(tests), null, 2)}\n` });
+    report.push(
+      `${CONFIG_FILE_NAME}: written, tests run with \`${[tests.tests.command, ...(tests.tests.args ?? [])].join(' ')}\` (${tests.source}); ${describeEvidence(tests)}`,
+    );
+    if (tests.warning !== undefined) warnings.push(`stopwise init: WARNING: ${tests.warning}\n`);
+  }
+
   if (merged.changed) {
-    await mkdir(dirname(settingsPath), { recursive: true });
-    await writeFile(settingsPath, `${JSON.stringify(merged.value, null, 2)}\n`);
+    writes.push({ path: settingsPath, text: `${JSON.stringify(merged.value, null, 2)}\n` });
+    const what = merged.replaced === true ? 'stop hook replaced (the earlier command let npx download stopwise at run time)' : 'stop hook added';
     report.push(
       form === 'exec'
-        ? `${settingsFile}: stop hook added (exec form: npx stopwise hook ${host}; timeout ${timeoutSeconds} s)`
-        : `${settingsFile}: stop hook added (\`stopwise hook ${host}\` on the project's own install, else npx; timeout ${timeoutSeconds} s)`,
+        ? `${settingsFile}: ${what} (exec form: npx --offline --no-install stopwise hook ${host}; timeout ${timeoutSeconds} s)`
+        : `${settingsFile}: ${what} (\`stopwise hook ${host}\` on the project's own install, else an install npx finds, never a download; timeout ${timeoutSeconds} s)`,
     );
     if (!(await isLocalDependency(io.cwd))) {
       report.push(
-        'stopwise is not a dependency in package.json: the hook will start through `npx stopwise` at every turn, several times slower than on a local install; `npm install -D stopwise` fixes that.',
+        'stopwise is not a dependency in package.json: the hook never downloads it, so until it is installed (`npm i -D stopwise`) every stop goes ahead unchecked with a message saying so.',
       );
     }
   } else {
     report.push(`${settingsFile}: the stopwise stop hook is already there, left as it is`);
   }
 
-  report.push(await ignoreStateFolder(io.cwd));
+  const ignore = await planIgnoreStateFolder(io.cwd);
+  if (ignore.write !== undefined) writes.push(ignore.write);
+  report.push(ignore.line);
+
+  const failure = await writeAllOrNothing(writes);
+  if (failure !== undefined) {
+    io.stderr(`stopwise init: ${failure.path}: could not be written (${failure.message}); every file is left as it was\n`);
+    return 1;
+  }
+  for (const warning of warnings) io.stderr(warning);
   io.stdout(`${report.join('\n')}\n${hostNote(host)}`);
   return 0;
+}
+
+/** A file `init` writes, with its whole new text. */
+interface PlannedWrite {
+  readonly path: string;
+  readonly text: string;
+}
+
+/**
+ * Writes each file in turn; when one fails, the ones already written get
+ * their old text back (or are removed, with any folder made for them), and
+ * the failure is returned.
+ */
+async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promise<{ path: string; message: string } | undefined> {
+  const done: { path: string; previous: string | undefined; madeDir: string | undefined }[] = [];
+  for (const write of writes) {
+    let previous: string | undefined;
+    let madeDir: string | undefined;
+    try {
+      previous = await readFile(write.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      madeDir = await mkdir(dirname(write.path), { recursive: true });
+      await writeFile(write.path, write.text);
+      done.push({ path: write.path, previous, madeDir });
+    } catch (error) {
+      if (madeDir !== undefined) await rm(madeDir, { recursive: true, force: true }).catch(() => undefined);
+      for (const undo of done.reverse()) {
+        await (undo.previous === undefined ? rm(undo.path, { force: true }) : writeFile(undo.path, undo.previous)).catch(() => undefined);
+        if (undo.madeDir !== undefined) await rm(undo.madeDir, { recursive: true, force: true }).catch(() => undefined);
+      }
+      return { path: write.path, message: describeFsError(error) };
+    }
+  }
+  return undefined;
 }
 
 function describeEvidence(detected: DetectedTestCommand): string {
@@ -153,38 +204,40 @@ async function isLocalDependency(cwd: string): Promise<boolean> {
   });
 }
 
-async function detectFromProject(cwd: string): Promise<DetectedTestCommand | undefined> {
+async function readPackageJson(cwd: string): Promise<unknown> {
   const pkg = await readJsonFile(join(cwd, 'package.json'));
-  return pkg.kind === 'found' ? detectTestCommand(pkg.value) : undefined;
+  return pkg.kind === 'found' ? pkg.value : undefined;
 }
 
-async function askForTestCommand(io: CliIo): Promise<DetectedTestCommand | undefined> {
+async function askForTestCommand(io: CliIo, packageJson: unknown): Promise<DetectedTestCommand | undefined> {
   if (!process.stdin.isTTY) return undefined;
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = (await prompt.question('No test command found in package.json. Which command runs the tests? ')).trim();
-    return answer === '' ? undefined : proposeTestCommand(answer, 'as answered');
+    return answer === '' ? undefined : proposeTestCommand(answer, 'as answered', packageJson);
   } finally {
     prompt.close();
     io.stdout('');
   }
 }
 
-async function ignoreStateFolder(cwd: string): Promise<string> {
+async function planIgnoreStateFolder(cwd: string): Promise<{ readonly write?: PlannedWrite; readonly line: string }> {
   const path = join(cwd, '.gitignore');
   let text = '';
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return `.gitignore: cannot be read (${(error as Error).message}); add .stopwise/ to it yourself`;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return { line: `.gitignore: cannot be read (${(error as Error).message}); add .stopwise/ to it yourself` };
   }
   const lines = text.split(/\r?\n/).map((line) => line.trim());
   if (lines.some((line) => line === '.stopwise' || line === '.stopwise/' || line === '/.stopwise' || line === '/.stopwise/')) {
-    return '.gitignore: already ignores .stopwise/';
+    return { line: '.gitignore: already ignores .stopwise/' };
   }
   const separator = text === '' || text.endsWith('\n') ? '' : '\n';
-  await writeFile(path, `${text}${separator}.stopwise/\n`);
-  return '.gitignore: .stopwise/ added (the hook state and test reports stay out of the tree)';
+  return {
+    write: { path, text: `${text}${separator}.stopwise/\n` },
+    line: '.gitignore: .stopwise/ added (the hook state and test reports stay out of the tree)',
+  };
 }
 
 function hostNote(host: HookHost): string {

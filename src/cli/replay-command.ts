@@ -4,7 +4,7 @@ import { replayRun, summarizeReplays, type ReplayResult, type ReplaySummary } fr
 import { formatRunTraceError, parseRunTrace } from '../replay/run-trace.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { formatTable } from './format-table.js';
-import { loadPolicyFile } from './load-policy-file.js';
+import { loadPolicyFile } from '../input/load-policy-file.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { expandInputPaths, readTextFile } from './read-inputs.js';
 import { countNoun } from './count-noun.js';

@@ -3,6 +3,8 @@ export type { ReadJUnitXmlOptions } from './read-junit-xml.js';
 export { readTap } from './read-tap.js';
 export { readVitestJson } from './read-vitest-json.js';
 export { readJestJson } from './read-jest-json.js';
+export { readTestSummary } from './read-test-summary.js';
+export type { TestSummary, TestSummaryRunner } from './read-test-summary.js';
 export { mergeEvidence } from './merge-evidence.js';
 export { MAX_FAILURE_MESSAGE_LENGTH } from './report-evidence.js';
 export type { ReportEvidence, EvidenceReason } from './report-evidence.js';

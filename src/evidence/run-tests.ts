@@ -8,7 +8,8 @@ import { evidenceFromChecks } from './evidence-from-checks.js';
 import { MAX_JSON_REPORT_CHARS } from './jest-shaped-report.js';
 import { readJestJson } from './read-jest-json.js';
 import { readVitestJson } from './read-vitest-json.js';
-import { createTally, finishTally, type EvidenceReason, type ReportEvidence } from './report-evidence.js';
+import { addFailure, createTally, finishTally, type EvidenceReason, type ReportEvidence } from './report-evidence.js';
+import { readTestSummary } from './read-test-summary.js';
 import { readWholeReport, type ReportSource } from './report-source.js';
 import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
 import { fingerprintWorkingTree } from './tree-fingerprint.js';
@@ -88,10 +89,14 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
   );
 
   let evidence: ReportEvidence;
+  const notStarted =
+    run.spawnError === undefined
+      ? (notStartedDetail(run) ?? (await missingNpmScript(options, run)))
+      : `the command could not start: ${run.spawnError.message}`;
   if (run.spawnError !== undefined) {
-    evidence = withReason(emptyEvidence(), 'spawn_failed', `the command could not start: ${run.spawnError.message}`);
+    evidence = withReason(emptyEvidence(), 'spawn_failed', notStarted ?? '');
   } else if (exitCodeOnly) {
-    evidence = evidenceFromChecks([commandCheckResult(describeCommand(options.command, options.args), run, options.timeoutMs)]);
+    evidence = exitCodeEvidence(describeCommand(options.command, options.args), run, options.timeoutMs);
   } else if (reportPath !== undefined && report !== undefined) {
     evidence = await readReportFile(report.format, reportPath, before);
   } else if (consumed === undefined) {
@@ -102,6 +107,10 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
     evidence = emptyEvidence();
   } else {
     evidence = withReason(emptyEvidence(), 'report_unreadable', `the ${fromStdout ?? 'tap'} report on stdout could not be read: ${describeError(consumed.reason)}`);
+  }
+  const noTestSeen = exitCodeOnly ? readTestSummary(run.output) === undefined : evidence.failed.length === 0 && evidence.ran === 0;
+  if (notStarted !== undefined && noTestSeen) {
+    evidence = withReason(emptyEvidence(), 'spawn_failed', notStarted);
   }
   evidence = applyExitRules(evidence, run, options.timeoutMs);
 
@@ -119,8 +128,83 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
   };
 }
 
+/**
+ * The evidence of an exit-code run: one check named after the command, and
+ * the test counts of the runner's closing summary when its output has one
+ * (`readTestSummary`). A summary that says no test ran makes it `ran: 0`
+ * whatever the exit code; the exit code and the summary must both say pass.
+ * An output without a summary it can read, and a zero read from an output
+ * that lost its beginning (a sum over packages may have lost some), keep the
+ * one check alone.
+ */
+function exitCodeEvidence(name: string, run: ProcessRun, timeoutMs: number): ReportEvidence {
+  const check = commandCheckResult(name, run, timeoutMs);
+  const summary = run.timedOut ? undefined : readTestSummary(run.output);
+  if (summary === undefined || (summary.ran === 0 && run.outputTruncated)) return evidenceFromChecks([check]);
+  const tally = createTally();
+  tally.ran = summary.ran;
+  tally.skipped = summary.skipped;
+  if (summary.ran === 0) return finishTally(tally);
+  const runner = summary.runners.join(' and ');
+  if (summary.failed > 0) {
+    const says = `the ${runner} summary says ${summary.failed} of ${summary.ran} tests failed`;
+    addFailure(tally, `check:${name}`, check.ok ? `exit code 0, but ${says}` : `${check.detail}; ${says}`, new Set());
+  } else if (!check.ok) {
+    addFailure(tally, `check:${name}`, `${check.detail}, although the ${runner} summary says all ${summary.ran} tests passed`, new Set());
+  }
+  return finishTally(tally);
+}
+
+/** npm's line for a script the package does not have (npm 7 and later: `npm error`; older: `npm ERR!`). */
+const NPM_MISSING_SCRIPT = /^npm (?:error|ERR!) Missing script: "([^"\n]+)"/m;
+
+/**
+ * Why a command that ran never got to its tests, if it plainly did not: a
+ * shell's 127 (no such command) or 126 (found but not executable), or npm
+ * asked for a script the package does not have.
+ */
+function notStartedDetail(run: ProcessRun): string | undefined {
+  if (run.timedOut || run.exitCode === null || run.exitCode === 0) return undefined;
+  const script = NPM_MISSING_SCRIPT.exec(run.output);
+  if (script !== null) return `npm has no "${script[1]}" script`;
+  const last = lastOutputLine(run.output);
+  if (run.exitCode === 127) return `exit code 127: the shell found no such command${last === '' ? '' : `: ${last}`}`;
+  if (run.exitCode === 126) return `exit code 126: the shell could not execute it${last === '' ? '' : `: ${last}`}`;
+  return undefined;
+}
+
+/**
+ * The script an `npm test` / `npm run <name>` command asked for when the
+ * project's `package.json` does not have it (with `--silent`, npm exits 1
+ * and says nothing).
+ */
+async function missingNpmScript(options: RunTestsOptions, run: ProcessRun): Promise<string | undefined> {
+  if (run.timedOut || run.exitCode === null || run.exitCode === 0) return undefined;
+  const words = options.args === undefined ? (/[|&;<>()`$\n]/.test(options.command) ? [] : options.command.trim().split(/\s+/)) : [options.command, ...options.args];
+  if (words[0] !== 'npm') return undefined;
+  const rest = words.slice(1).filter((word) => !word.startsWith('-'));
+  const script = ['test', 't', 'tst'].includes(rest[0] ?? '') ? 'test' : ['run', 'run-script', 'rum', 'urn'].includes(rest[0] ?? '') ? rest[1] : undefined;
+  if (script === undefined) return undefined;
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(await readFile(join(options.cwd, 'package.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof manifest !== 'object' || manifest === null) return undefined;
+  const scripts = (manifest as { scripts?: unknown }).scripts;
+  const has = typeof scripts === 'object' && scripts !== null && typeof (scripts as Record<string, unknown>)[script] === 'string';
+  return has ? undefined : `npm has no "${script}" script`;
+}
+
+function lastOutputLine(output: string): string {
+  const lines = output.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+  const line = lines[lines.length - 1] ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
 function applyExitRules(evidence: ReportEvidence, run: ProcessRun, timeoutMs: number): ReportEvidence {
-  if (run.spawnError !== undefined) return evidence;
+  if (run.spawnError !== undefined || evidence.reason === 'spawn_failed') return evidence;
   if (run.timedOut) return withReason(evidence, 'timeout', `the command did not finish within ${formatDuration(timeoutMs)}; its process tree was killed`);
   const exitedBadly = run.exitCode !== 0;
   if (exitedBadly && evidence.failed.length === 0 && (evidence.reason === undefined || evidence.reason === 'report_unreadable')) {

@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { runTests } from '../evidence/run-tests.js';
 import { isEvidenceFresh } from '../evidence/tree-fingerprint.js';
 import type { TestEvidence } from '../core/test-evidence.js';
@@ -7,13 +9,18 @@ import type { HookTestRunner } from './hook-test-runner.js';
  * Runs the configured tests with `runTests` of `stopwise/evidence`, unless the
  * last run passed and the working tree has not changed since
  * (`isEvidenceFresh`): that pass is reused. A stale pass, and any result that
- * is not a pass, runs the tests again.
+ * is not a pass, runs the tests again. A command that could not start is
+ * `not_started`, never evidence.
  */
 export const evidenceTestRunner: HookTestRunner = {
   async run(tests, options) {
     const previous = options.previous;
     if (previous !== undefined && previous.passed && previous.ran > 0 && (await isEvidenceFresh(previous, { cwd: options.cwd }))) {
       return { outcome: 'reused', evidence: previous };
+    }
+    if (tests.report?.path !== undefined) {
+      // node --test does not create the folder of a reporter's destination; a report that cannot be written would fail the run.
+      await mkdir(dirname(resolve(options.cwd, tests.report.path)), { recursive: true }).catch(() => undefined);
     }
     const result = await runTests({
       command: tests.command,
@@ -24,6 +31,9 @@ export const evidenceTestRunner: HookTestRunner = {
       ...(tests.report === undefined ? {} : { report: tests.report }),
     });
     if (result.reason === 'timeout') return { outcome: 'timeout', timeoutMs: tests.timeoutMs };
+    if (result.reason === 'spawn_failed') {
+      return { outcome: 'not_started', command: result.command, message: (result.detail ?? 'it could not start').replace(/^the command could not start: /, '') };
+    }
     const evidence: TestEvidence = {
       passed: result.passed,
       failed: result.failed,

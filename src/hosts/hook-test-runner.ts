@@ -10,7 +10,9 @@ export type HookTestResult =
       /** Why the run failed outside any test (a crash, a missing command), when it did. */
       readonly reason?: string;
     }
-  | { readonly outcome: 'timeout'; readonly timeoutMs: number };
+  | { readonly outcome: 'timeout'; readonly timeoutMs: number }
+  /** The command could not start (not found, not executable, an npm script that does not exist): a broken configuration, not a test result. */
+  | { readonly outcome: 'not_started'; readonly command: string; readonly message: string };
 
 /** Runs the configured test command for the hook, or reuses a fresh pass. */
 export interface HookTestRunner {

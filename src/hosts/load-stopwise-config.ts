@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { loadPolicyFile } from '../input/load-policy-file.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import { CONFIG_FILE_NAME, parseStopwiseConfig, type StopwiseConfig } from './stopwise-config.js';
 
@@ -15,6 +16,8 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  * Looks for `stopwise.config.json` in each start folder and its parents, in
  * order (the hook passes its `cwd`, then `$CLAUDE_PROJECT_DIR`), and returns
  * the first one found, validated. The folder that holds it is the project.
+ * A policy file it names (relative to that folder) is read with
+ * `loadPolicyFile`; a problem in it makes the configuration invalid.
  */
 export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<LoadedStopwiseConfig> {
   const path = await findConfigFile(startDirs);
@@ -32,7 +35,14 @@ export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<
   if (!parsed.ok) {
     return { ok: false, kind: 'invalid', path, message: `${path}: ${parsed.message.split('\n').join(`\n${path}: `)}` };
   }
-  return { ok: true, config: parsed.config, path, projectDir: dirname(path) };
+  const config = parsed.config;
+  if (config.policyFile !== undefined) {
+    const policyPath = resolve(dirname(path), config.policyFile);
+    const policy = await loadPolicyFile(policyPath, dirname(path), config.taskType === undefined ? {} : { taskType: config.taskType });
+    if (!policy.ok) return { ok: false, kind: 'invalid', path, message: `${path}: policy: ${policy.message}` };
+    return { ok: true, config: { ...config, policy: policy.policy }, path, projectDir: dirname(path) };
+  }
+  return { ok: true, config, path, projectDir: dirname(path) };
 }
 
 async function findConfigFile(startDirs: readonly string[]): Promise<string | undefined> {

@@ -96,7 +96,7 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       if (read.warning !== undefined) answer.warn(read.warning);
       const progress: Progress = { phase: 'reading the session state', abandoned: false };
       const save = saveOutcome({ statePath, state: read.state, lock, answer, now, progress });
-      const session: SessionContext = { host, input, config, projectDir, env, options, deadline, progress, save };
+      const session: SessionContext = { host, input, config, configPath: loaded.path, projectDir, env, options, deadline, progress, save };
       const outcome = await untilDeadline(decideLocked(session, read.state), deadline.workSignal());
       if (outcome === 'deadline') {
         const decision = { systemMessage: deadlineMessage(deadline, progress.phase) };
@@ -134,6 +134,7 @@ interface SessionContext {
   readonly host: HookHost;
   readonly input: StopHookInput;
   readonly config: StopwiseConfig;
+  readonly configPath: string;
   readonly projectDir: string;
   readonly env: NodeJS.ProcessEnv;
   readonly options: RunStopHookOptions;
@@ -168,7 +169,7 @@ function saveOutcome(parts: {
 }
 
 async function decideLocked(session: SessionContext, state: HookSessionState): Promise<{ decision: StopHookDecision; additionalContext?: string }> {
-  const { host, input, config, projectDir, env, options, deadline, progress, save } = session;
+  const { host, input, config, configPath, projectDir, env, options, deadline, progress, save } = session;
 
   if (host === 'cursor' && input.status !== undefined && input.status !== 'completed') {
     progress.phase = 'saving the session state';
@@ -192,6 +193,15 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
         ? `was stopped after ${allowed}, when the hook's deadline (${describeDeadline(deadline)}) was about to run out`
         : `did not finish within ${allowed} (tests.timeoutMs) and was stopped`;
     const decision = { systemMessage: `stopwise: the test command ${why}; the stop was allowed without test evidence. A person should look.` };
+    progress.phase = 'saving the session state';
+    await save('handoff', decision);
+    return { decision };
+  }
+  if (run.outcome === 'not_started') {
+    // A broken configuration is not the agent's to fix: blocking would send it after advice it cannot follow.
+    const decision = {
+      systemMessage: `stopwise: the test command \`${run.command}\` could not start (${run.message}); the stop was allowed unchecked. Fix tests.command in ${configPath}; a person should look.`,
+    };
     progress.phase = 'saving the session state';
     await save('handoff', decision);
     return { decision };

@@ -40,7 +40,12 @@ export interface StopwiseConfig {
   readonly acceptance: readonly string[];
   readonly tests: TestCommandConfig;
   readonly judge: JudgeConfig;
+  /** The policy: inline, or (after `loadStopwiseConfig`) read from `policyFile`; the defaults until then. */
   readonly policy: StopPolicy;
+  /** The policy file `policy` names, as written (relative to the folder that holds the configuration). */
+  readonly policyFile?: string;
+  /** The task type whose `byTaskType` entry of `policyFile` is the policy. */
+  readonly taskType?: string;
   readonly maxConsecutiveBlocks: number;
   /** The state folder, relative to the folder that holds the configuration file. */
   readonly stateDir: string;
@@ -94,6 +99,7 @@ const schema = z.strictObject({
       stallRounds: z.optional(z.number()),
     }),
   ),
+  taskType: z.optional(nonEmpty()),
   maxConsecutiveBlocks: z.optional(positiveInt()),
   stateDir: z.optional(nonEmpty()),
 });
@@ -102,7 +108,8 @@ const schema = z.strictObject({
  * Validates the parsed contents of `stopwise.config.json` and fills in the
  * defaults. Never throws: a problem comes back as a message that names the
  * key (`tests.command: expected a non-empty string, got 42`), one problem a
- * line. An API key written in the file is refused.
+ * line. An API key written in the file is refused. A `policy` that is a path
+ * is kept as `policyFile` (with `taskType`) for `loadStopwiseConfig` to read.
  *
  * @example
  * parseStopwiseConfig({ tests: { command: 'npm', args: ['test'] } });
@@ -123,8 +130,18 @@ export function parseStopwiseConfig(
         .join('\n'),
     };
   }
-  const parsed = schema.safeParse(value, { reportInput: true });
-  if (!parsed.success) return { ok: false, message: parsed.error.issues.map(formatIssue).join('\n') };
+  // A string `policy` names a policy file: the schema checks the inline form only.
+  const { policy: policyValue, ...rest } = value as Record<string, unknown>;
+  const policyFile = typeof policyValue === 'string' ? policyValue : undefined;
+  const early: string[] = [];
+  if (policyFile === '') early.push('policy: must not be empty');
+  else if (policyValue !== undefined && policyFile === undefined && (typeof policyValue !== 'object' || policyValue === null || Array.isArray(policyValue))) {
+    early.push(`policy: expected a policy object or the path of a policy file, got ${describeValue(policyValue)}`);
+  }
+  const parsed = schema.safeParse(policyFile === undefined && early.length === 0 ? value : rest, { reportInput: true });
+  if (!parsed.success || early.length > 0) {
+    return { ok: false, message: [...early, ...(parsed.success ? [] : parsed.error.issues.map(formatIssue))].join('\n') };
+  }
   const data = parsed.data;
 
   const problems: string[] = [];
@@ -133,6 +150,9 @@ export function parseStopwiseConfig(
     policy = createStopPolicy((data.policy ?? {}) as Partial<StopPolicy>);
   } catch (error) {
     problems.push((error as Error).message);
+  }
+  if (data.taskType !== undefined && policyFile === undefined) {
+    problems.push('taskType: needs "policy" to name a policy file written by `stopwise calibrate --policy-out` (the task type picks its "byTaskType" entry)');
   }
   const judge = data.judge ?? { client: 'none' as const };
   const task = data.task?.trim() ?? '';
@@ -168,6 +188,8 @@ export function parseStopwiseConfig(
         timeoutMs: ('timeoutMs' in judge ? judge.timeoutMs : undefined) ?? DEFAULT_JUDGE_TIMEOUT_MS,
       },
       policy,
+      ...(policyFile === undefined ? {} : { policyFile }),
+      ...(data.taskType === undefined ? {} : { taskType: data.taskType }),
       maxConsecutiveBlocks: data.maxConsecutiveBlocks ?? 1,
       stateDir: data.stateDir ?? DEFAULT_STATE_DIR,
     },

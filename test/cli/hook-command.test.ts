@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -199,6 +199,33 @@ describe('stopwise hook claude-code: whole sessions', () => {
     }
     expect(outputs.map((output) => output?.decision ?? 'handoff')).toEqual(['block', 'block', 'handoff']);
     expect(outputs[2]?.systemMessage).toMatch(/step cap \(3 stop attempts in a row, cap 3\)/);
+  });
+
+  it('stops with the policy of the calibration file the configuration names, for its task type', async () => {
+    const dir = project({ maxConsecutiveBlocks: 10, policy: '.stopwise/policy.json', taskType: 'bugfix' });
+    const policy = { doneThreshold: 0.8, midBandLow: 0.4, maxSteps: 2, stallRounds: 3 };
+    mkdirSync(join(dir, '.stopwise'));
+    writeFileSync(join(dir, '.stopwise/policy.json'), JSON.stringify({ policy: { ...policy, maxSteps: 20 }, calibration: { certified: true }, byTaskType: { bugfix: policy } }));
+    const outputs = [];
+    for (let i = 0; i < 2; i++) outputs.push(answer('claude-code', await hook('claude-code', dir, stopInput(dir, { last_assistant_message: `try ${i}` }))));
+    expect(outputs.map((output) => output?.decision ?? 'handoff')).toEqual(['block', 'handoff']);
+    expect(outputs[1]?.systemMessage).toMatch(/step cap \(2 stop attempts in a row, cap 2\)/);
+  });
+
+  it('lets the stop go ahead with a message naming the policy file when it certified nothing, or lacks the task type', async () => {
+    for (const [config, file, problem] of [
+      [{ policy: 'policy.json' }, { policy: null, calibration: { certified: false } }, /policy\.json: "policy" is null: the calibration certified no threshold/],
+      [{ policy: 'policy.json', taskType: 'feature' }, { policy: null, byTaskType: { bugfix: { maxSteps: 3 } } }, /policy\.json: no policy for task type "feature" in "byTaskType"; it has bugfix/],
+    ] as const) {
+      const dir = project(config);
+      writeFileSync(join(dir, 'policy.json'), JSON.stringify(file));
+      const run = await hook('codex', dir, stopInput(dir));
+      const output = answer('codex', run);
+      expect(Object.keys(output ?? {})).toEqual(['systemMessage']);
+      expect(output?.systemMessage).toMatch(/^stopwise: the configuration is invalid \(.*stopwise\.config\.json: policy: /);
+      expect(output?.systemMessage).toMatch(problem);
+      expect(output?.systemMessage).toMatch(/the stop was allowed unchecked/);
+    }
   });
 
   it('detects a stall across separate invocations', async () => {
@@ -415,6 +442,28 @@ describe('stopwise hook: hostile and broken input', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(isRunning(Number(readFileSync(join(dir, 'sleeper.pid'), 'utf8')))).toBe(false);
     expect(onlyState(dir)).toMatchObject({ consecutiveBlocks: 0, totals: { handoffs: 1 } });
+  });
+
+  it.each([
+    ['a program that does not exist, in a shell', { command: 'nonexistent-test-runner --run' }, /could not start \(exit code 127: the shell found no such command: .*nonexistent-test-runner.*not found\)/],
+    ['a program that does not exist, without a shell', { command: 'nonexistent-test-runner', args: ['--run'] }, /could not start \(spawn nonexistent-test-runner ENOENT\)/],
+    ['a file that is not executable, in a shell', { command: './run-tests.sh' }, /could not start \(exit code 126: the shell could not execute it: .*Permission denied\)/],
+    ['a file that is not executable, without a shell', { command: './run-tests.sh', args: [] }, /could not start \(spawn \.\/run-tests\.sh EACCES\)/],
+    ['an npm script that does not exist', { command: 'npm', args: ['run', 'no-such-script', '--silent'] }, /could not start \(npm has no "no-such-script" script\)/],
+  ])('lets the agent stop with a message naming the command and the error for %s', async (_what, tests: { command: string; args?: string[] }, message) => {
+    for (const host of ['claude-code', 'codex', 'cursor'] as const) {
+      const dir = project({ tests });
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'p', scripts: { build: 'true' } }));
+      const run = await hook(host, dir, stopInput(dir));
+      const output = answer(host, run);
+      const shown = [tests.command, ...(tests.args ?? [])].join(' ');
+      const line = new RegExp(`stopwise: the test command \`${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\` ${message.source}.*; the stop was allowed unchecked\\. Fix tests\\.command in .*stopwise\\.config\\.json; a person should look\\.`);
+      if (host === 'cursor') expect(output).toEqual({});
+      else expect(output).toEqual({ systemMessage: expect.stringMatching(line) });
+      expect(run.stderr).toMatch(line);
+      expect(JSON.stringify(output)).not.toMatch(/No tests ran/);
+      expect(onlyState(dir)).toMatchObject({ consecutiveBlocks: 0, totals: { handoffs: 1 } });
+    }
   });
 
   it('lets the agent stop with a message when the configuration is missing or invalid', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -51,7 +51,7 @@ describe('stopwise init', () => {
       hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }] },
     });
     expect(read(dir, '.gitignore')).toBe('.stopwise/\n');
-    expect(run.stdout).toMatch(/stopwise is not a dependency in package.json: the hook will start through `npx stopwise`/);
+    expect(run.stdout).toMatch(/stopwise is not a dependency in package.json: the hook never downloads it, so until it is installed \(`npm i -D stopwise`\) every stop goes ahead unchecked/);
   });
 
   it('detects vitest from package.json', async () => {
@@ -135,17 +135,63 @@ describe('stopwise init', () => {
     expect((await init(dir, 'claude-code')).stderr).toMatch(/"hooks.Stop" must be an array/);
   });
 
+  it('writes nothing when the host settings are malformed, and sets everything up once they are fixed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/settings.json'), '{ "hooks": ');
+    const before = snapshot(dir);
+    const run = await init(dir, 'claude-code', '--test-command', 'node --test');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/settings.json: not valid JSON .*not touching it, and nothing was written/);
+    expect(snapshot(dir)).toEqual(before);
+    writeFileSync(join(dir, '.claude/settings.json'), '{}');
+    const again = await init(dir, 'claude-code', '--test-command', 'node --test');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/stopwise.config.json: written/);
+    expect(again.stdout).not.toMatch(/already there/);
+  });
+
+  it('puts back every file it wrote when a later write fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'node --test' } }));
+    mkdirSync(join(dir, '.codex'));
+    writeFileSync(join(dir, '.codex/hooks.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }] } }));
+    // a .gitignore that reads as absent but cannot be written: a link into a folder that does not exist
+    symlinkSync(join(dir, 'no-such-folder/ignore'), join(dir, '.gitignore'));
+    const before = snapshot(dir);
+    const run = await init(dir, 'codex');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/\.gitignore: could not be written \(no such file or folder\); every file is left as it was/);
+    expect(run.stdout).toBe('');
+    expect(snapshot(dir)).toEqual(before);
+    expect(existsSync(join(dir, 'stopwise.config.json'))).toBe(false);
+    const fresh = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+    symlinkSync(join(fresh, 'no-such-folder/ignore'), join(fresh, '.gitignore'));
+    expect((await init(fresh, 'cursor', '--test-command', 'node --test')).code).toBe(1);
+    expect(readdirSync(fresh)).toEqual(['.gitignore']);
+  });
+
   it('writes the exec form for Claude Code with --exec, once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
     const run = await init(dir, 'claude-code', '--exec', '--test-command', 'node --test');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/stop hook added \(exec form: npx stopwise hook claude-code; timeout \d+ s\)/);
-    const entry = { type: 'command', command: 'npx', args: ['stopwise', 'hook', 'claude-code'], timeout: 330 };
+    expect(run.stdout).toMatch(/stop hook added \(exec form: npx --offline --no-install stopwise hook claude-code; timeout \d+ s\)/);
+    const entry = { type: 'command', command: 'npx', args: ['--offline', '--no-install', 'stopwise', 'hook', 'claude-code'], timeout: 330 };
     expect(json(dir, '.claude/settings.json')).toEqual({ hooks: { Stop: [{ hooks: [entry] }] } });
     const first = snapshot(dir);
     expect((await init(dir, 'claude-code', '--exec')).code).toBe(0);
     expect((await init(dir, 'claude-code')).code).toBe(0);
     expect(snapshot(dir)).toEqual(first);
+  });
+
+  it('replaces an installed hook whose npx could download stopwise', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npx stopwise hook claude-code', timeout: 60 }] }] } }));
+    const run = await init(dir, 'claude-code', '--test-command', 'node --test');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/settings.json: stop hook replaced \(the earlier command let npx download stopwise at run time\)/);
+    expect(json(dir, '.claude/settings.json')).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }] } });
   });
 
   it('exits 2 on a usage error', async () => {
@@ -190,6 +236,63 @@ describe('the configuration stopwise init writes, run by the hook', { timeout: 1
     const { green, red } = await greenThenRed(dir, () => test(41));
     expect(green).toBe('');
     expect(red).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^1 test failed: the answer\. .*\n- the answer: Expected values to be strictly equal: 42 !== 41/s) });
+  });
+
+  it('adds a TAP file beside the reporter a node --test script sets, and names the failing test', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-spec-'));
+    mkdirSync(join(dir, 'test'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', scripts: { test: 'node --test --test-reporter=spec' } }));
+    const test = (expected: number) =>
+      writeFileSync(join(dir, 'test/answer.test.mjs'), `import test from 'node:test';\nimport assert from 'node:assert/strict';\ntest('the answer', () => assert.equal(6 * 7, ${expected}));\n`);
+    test(42);
+    const run = await init(dir, 'claude-code');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({
+      command: 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=.stopwise/test-report.tap',
+      report: { format: 'tap', path: '.stopwise/test-report.tap' },
+    });
+    const { green, red } = await greenThenRed(dir, () => test(41));
+    expect(green).toBe('');
+    expect(red).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^1 test failed: the answer\. /) });
+  });
+
+  it('runs a tsx --test script through npx from the project\'s own tsx, and names the failing test', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-tsx-'));
+    mkdirSync(join(dir, 'test'));
+    mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+    symlinkSync(join(import.meta.dirname, '../../node_modules/tsx'), join(dir, 'node_modules/tsx'), 'dir');
+    symlinkSync('../tsx/dist/cli.mjs', join(dir, 'node_modules/.bin/tsx'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', scripts: { test: 'tsx --test test/answer.test.ts' } }));
+    const test = (expected: number) =>
+      writeFileSync(join(dir, 'test/answer.test.ts'), `import test from 'node:test';\nimport assert from 'node:assert/strict';\nconst answer: number = 6 * 7;\ntest('the typed answer', () => assert.equal(answer, ${expected}));\n`);
+    test(42);
+    const run = await init(dir, 'claude-code');
+    expect(run.code).toBe(0);
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'npx --no-install tsx --test --test-reporter=tap test/answer.test.ts', report: { format: 'tap' } });
+    const { green, red } = await greenThenRed(dir, () => test(41));
+    expect(green).toBe('');
+    expect(red).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^1 test failed: the typed answer\. /) });
+  });
+
+  it('reads the TAP of a test script behind yarn test', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-yarn-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'node --test --test-reporter tap' } }));
+    const run = await init(dir, 'codex', '--test-command', 'yarn test');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'node --test --test-reporter tap', report: { format: 'tap' } });
+  });
+
+  it('blocks a script read by its exit code whose runner ran no test, instead of letting the agent stop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-none-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'echo building && node --test' } }));
+    const run = await init(dir, 'claude-code');
+    expect(run.code).toBe(0);
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'npm', args: ['test', '--silent'], report: { format: 'exit-code' } });
+    const none = await stop(dir, 'none');
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout)).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^No tests ran, run the suite/) });
   });
 
   it('reads the exit code of a test script it knows no report for, and lets a passing run stop', async () => {

@@ -19,6 +19,7 @@ describe('stopwise/evidence', () => {
         'readJUnitXml',
         'readJestJson',
         'readTap',
+        'readTestSummary',
         'readVitestJson',
         'runTests',
       ].sort(),

@@ -140,6 +140,34 @@ describe('runTests on real node:test projects', { timeout: 90_000 }, () => {
     expect(result.detail).toMatch(/ENOENT/);
   });
 
+  it('reports a command the shell cannot find or execute, and a missing npm script, as one that could not start', async () => {
+    const cwd = project({ 'run.sh': 'echo hi\n', 'package.json': JSON.stringify({ name: 'p', scripts: {} }) });
+    for (const report of [undefined, { format: 'exit-code' as const }, { format: 'junit' as const, path: 'junit.xml' }]) {
+      const options = { cwd, timeoutMs: 30_000, ...(report === undefined ? {} : { report }) };
+      const missing = await runTests({ command: 'stopwise-no-such-command --run', ...options });
+      expectInvariants(missing);
+      expect(missing).toMatchObject({ passed: false, ran: 0, failed: [], exitCode: 127, reason: 'spawn_failed' });
+      expect(missing.detail).toMatch(/^exit code 127: the shell found no such command: .*stopwise-no-such-command.*not found$/);
+      const notExecutable = await runTests({ command: './run.sh', ...options });
+      expect(notExecutable).toMatchObject({ passed: false, ran: 0, exitCode: 126, reason: 'spawn_failed' });
+      expect(notExecutable.detail).toMatch(/^exit code 126: the shell could not execute it: .*Permission denied$/);
+      const script = await runTests({ command: 'npm', args: ['test', '--silent'], ...options });
+      expect(script).toMatchObject({ passed: false, ran: 0, exitCode: 1, reason: 'spawn_failed', detail: 'npm has no "test" script' });
+    }
+  });
+
+  it('keeps exit code 127 a test failure when the report or the summary shows tests that ran', async () => {
+    const cwd = project({});
+    const tap = "printf 'TAP version 13\\n1..1\\nnot ok 1 - calls the helper\\n'; exit 127";
+    const result = await runTests({ command: tap, cwd, timeoutMs: 30_000, report: { format: 'tap' } });
+    expect(result).toMatchObject({ passed: false, ran: 1, failed: ['calls the helper'], exitCode: 127 });
+    expect(result.reason).toBeUndefined();
+    const summary = "printf 'Tests:       1 failed, 1 passed, 2 total\\n'; exit 127";
+    const counted = await runTests({ command: summary, cwd, timeoutMs: 30_000, report: { format: 'exit-code' } });
+    expect(counted).toMatchObject({ passed: false, ran: 2, exitCode: 127 });
+    expect(counted.reason).toBeUndefined();
+  });
+
   it('reads the exit code alone when asked: one check named after the command, passing only on exit 0', async () => {
     const cwd = project({ 'math.test.mjs': PASSING_TESTS });
     const pass = await runTests({ command: 'echo everything is fine', cwd, timeoutMs: 30_000, report: { format: 'exit-code' } });
@@ -158,7 +186,45 @@ describe('runTests on real node:test projects', { timeout: 90_000 }, () => {
     });
     expect(fail.reason).toBeUndefined();
     const tap = await runTests({ command: node, args: TAP, cwd, timeoutMs: 60_000, report: { format: 'exit-code' } });
-    expect(tap).toMatchObject({ passed: true, ran: 1, failed: [] });
+    expect(tap).toMatchObject({ passed: true, ran: 2, failed: [] });
+  });
+
+  it('reads the runner\'s closing summary in exit-code mode: no test at all is ran: 0, never a pass', async () => {
+    const cwd = project({ 'README.md': 'no tests here\n' });
+    const spec = ['--test', '--test-reporter=spec'];
+    const none = await runTests({ command: node, args: spec, cwd, timeoutMs: 60_000, report: { format: 'exit-code' } });
+    expectInvariants(none);
+    expect(none).toMatchObject({ passed: false, ran: 0, failed: [], exitCode: 0 });
+  });
+
+  it('counts the tests of the closing summary in exit-code mode, and still names the command when they fail', async () => {
+    const cwd = project({ 'math.test.mjs': FAILING_TESTS, 'more.test.mjs': PASSING_TESTS });
+    const spec = ['--test', '--test-reporter=spec'];
+    const red = await runTests({ command: node, args: spec, cwd, timeoutMs: 60_000, report: { format: 'exit-code' } });
+    expectInvariants(red);
+    const name = `check:${node} --test --test-reporter=spec`;
+    expect(red).toMatchObject({ passed: false, ran: 4, skipped: 0, failed: [name], exitCode: 1 });
+    expect(red.failures[0]?.message).toMatch(/^exit code 1: .*; the node-test summary says 1 of 4 tests failed$/);
+    const green = project({ 'math.test.mjs': PASSING_TESTS });
+    const pass = await runTests({ command: node, args: spec, cwd: green, timeoutMs: 60_000, report: { format: 'exit-code' } });
+    expect(pass).toMatchObject({ passed: true, ran: 2, failed: [], exitCode: 0 });
+  });
+
+  it('does not pass a run whose summary says all passed while it exits non-zero, nor one that exits 0 with failures in its summary', async () => {
+    const cwd = project({ 'math.test.mjs': PASSING_TESTS });
+    const exits = await runTests({ command: `${node} --test --test-reporter=spec; exit 3`, cwd, timeoutMs: 60_000, report: { format: 'exit-code' } });
+    expectInvariants(exits);
+    expect(exits).toMatchObject({ passed: false, ran: 2, exitCode: 3 });
+    expect(exits.failures[0]?.message).toMatch(/^exit code 3: .*, although the node-test summary says all 2 tests passed$/);
+    const hides = await runTests({ command: "printf 'Tests:       1 failed, 1 passed, 2 total\\n'", cwd, timeoutMs: 60_000, report: { format: 'exit-code' } });
+    expect(hides).toMatchObject({ passed: false, ran: 2, exitCode: 0 });
+    expect(hides.failures[0]?.message).toBe('exit code 0, but the jest summary says 1 of 2 tests failed');
+  });
+
+  it('keeps an output it cannot read as one check in exit-code mode', async () => {
+    const cwd = project({});
+    const odd = await runTests({ command: "printf 'Tests:       3 passed, 1 total\\n'", cwd, timeoutMs: 60_000, report: { format: 'exit-code' } });
+    expect(odd).toMatchObject({ passed: true, ran: 1, failed: [] });
   });
 
   it('keeps the default without a report: exit 0 with no TAP is ran: 0, not a pass', async () => {

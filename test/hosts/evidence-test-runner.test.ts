@@ -33,7 +33,7 @@ describe('evidenceTestRunner', () => {
   it('reuses a pass while the tree is unchanged, and runs again once it changed', async () => {
     const { dir, runs } = checkout(PASS);
     const first = await evidenceTestRunner.run(tests, { cwd: dir, env: {} });
-    if (first.outcome === 'timeout') throw new Error('unexpected timeout');
+    if (first.outcome === 'timeout' || first.outcome === 'not_started') throw new Error(`unexpected ${first.outcome}`);
     const second = await evidenceTestRunner.run(tests, { cwd: dir, env: {}, previous: first.evidence });
     expect(second.outcome).toBe('reused');
     expect(runs()).toBe(1);
@@ -46,16 +46,37 @@ describe('evidenceTestRunner', () => {
   it('never reuses a failure', async () => {
     const { dir, runs } = checkout(FAIL);
     const first = await evidenceTestRunner.run(tests, { cwd: dir, env: {} });
-    if (first.outcome === 'timeout') throw new Error('unexpected timeout');
+    if (first.outcome === 'timeout' || first.outcome === 'not_started') throw new Error(`unexpected ${first.outcome}`);
     expect(first.evidence.passed).toBe(false);
     await evidenceTestRunner.run(tests, { cwd: dir, env: {}, previous: first.evidence });
     expect(runs()).toBe(2);
+  });
+
+  it('makes the folder of the report file, which node --test does not make for a reporter destination', async () => {
+    const { dir } = checkout(PASS);
+    writeFileSync(join(dir, 'answer.test.mjs'), "import test from 'node:test';\ntest('answers', () => {});\n");
+    const command = 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=reports/new/run.tap';
+    const result = await evidenceTestRunner.run({ command, report: { format: 'tap', path: 'reports/new/run.tap' }, timeoutMs: 30_000 }, { cwd: dir, env: {} });
+    expect(result).toMatchObject({ outcome: 'ran', evidence: { passed: true, ran: 1, failed: [] } });
   });
 
   it('says timeout when the command outlives its time', async () => {
     const { dir } = checkout(PASS);
     const result = await evidenceTestRunner.run({ command: 'sleep 30', timeoutMs: 300 }, { cwd: dir, env: {} });
     expect(result).toEqual({ outcome: 'timeout', timeoutMs: 300 });
+  });
+
+  it('says not_started, with the command and the error, when the command cannot start', async () => {
+    const { dir } = checkout(PASS);
+    expect(await evidenceTestRunner.run({ command: 'stopwise-no-such-runner', args: [], timeoutMs: 20_000 }, { cwd: dir, env: {} })).toEqual({
+      outcome: 'not_started',
+      command: 'stopwise-no-such-runner',
+      message: 'spawn stopwise-no-such-runner ENOENT',
+    });
+    expect(await evidenceTestRunner.run({ command: 'stopwise-no-such-runner', timeoutMs: 20_000 }, { cwd: dir, env: {} })).toMatchObject({
+      outcome: 'not_started',
+      message: expect.stringMatching(/^exit code 127: the shell found no such command/),
+    });
   });
 
   it('passes the reason of a run that failed outside any test', async () => {

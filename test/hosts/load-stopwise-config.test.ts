@@ -61,6 +61,44 @@ describe('loadStopwiseConfig', () => {
     expect(bad.ok || bad.message).toMatch(/not valid JSON/);
   });
 
+  describe('a policy file named by the configuration', () => {
+    const calibrated = {
+      policy: { doneThreshold: 0.81, midBandLow: 0.4, maxSteps: 12, stallRounds: 3 },
+      calibration: { certified: true },
+      byTaskType: { bugfix: { doneThreshold: 0.9, midBandLow: 0.4, maxSteps: 8, stallRounds: 3 }, docs: null },
+    };
+    const setUp = (config: Record<string, unknown>, file: unknown = calibrated) => {
+      const root = project();
+      mkdirSync(join(root, 'ops'));
+      writeFileSync(join(root, 'ops/policy.json'), JSON.stringify(file));
+      writeFileSync(join(root, 'stopwise.config.json'), JSON.stringify({ tests: { command: 'x' }, policy: 'ops/policy.json', ...config }));
+      return root;
+    };
+
+    it('reads it relative to the folder of the configuration, wherever the hook starts', async () => {
+      const root = setUp({});
+      const loaded = await loadStopwiseConfig([join(root, 'packages/app/src')]);
+      expect(loaded).toMatchObject({ ok: true, config: { policy: calibrated.policy, policyFile: 'ops/policy.json' } });
+    });
+
+    it('picks the entry of the task type', async () => {
+      const loaded = await loadStopwiseConfig([setUp({ taskType: 'bugfix' })]);
+      expect(loaded).toMatchObject({ ok: true, config: { policy: calibrated.byTaskType.bugfix, taskType: 'bugfix' } });
+    });
+
+    it.each([
+      ['a task type the file does not have', { taskType: 'feature' }, calibrated, /policy: .*ops\/policy\.json: no policy for task type "feature" in "byTaskType"; it has bugfix, docs$/],
+      ['a task type that certified nothing', { taskType: 'docs' }, calibrated, /policy: .*ops\/policy\.json: "byTaskType"\."docs" is null/],
+      ['a calibration that certified nothing', {}, { ...calibrated, policy: null }, /policy: .*ops\/policy\.json: "policy" is null: the calibration certified no threshold/],
+      ['a file that is not there', { policy: 'ops/missing.json' }, calibrated, /policy: .*ops\/missing\.json: no such file or folder$/],
+    ])('is invalid for %s, naming the configuration and the policy file', async (_what, config, file, message) => {
+      const root = setUp(config, file);
+      const loaded = await loadStopwiseConfig([root]);
+      expect(loaded).toMatchObject({ ok: false, kind: 'invalid', path: join(root, 'stopwise.config.json') });
+      expect(loaded.ok || loaded.message).toMatch(new RegExp(`^${join(root, 'stopwise.config.json').replace(/[.]/g, '\\.')}: ${message.source}`));
+    });
+  });
+
   it('accepts a byte order mark', async () => {
     const root = project();
     writeFileSync(join(root, 'stopwise.config.json'), `\ufeff${JSON.stringify({ tests: { command: 'x' } })}`);

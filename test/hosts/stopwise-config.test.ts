@@ -84,7 +84,7 @@ describe('parseStopwiseConfig', () => {
 
   it('refuses unknown keys, listing the known ones', () => {
     expect(message({ tests: { command: 'x' }, colour: 2 })).toBe(
-      'unknown key "colour"; expected task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir',
+      'unknown key "colour"; expected task, acceptance, tests, judge, policy, taskType, maxConsecutiveBlocks, stateDir',
     );
     expect(message({ tests: { command: 'x', cmd: 'y' } })).toBe('tests: unknown key "cmd"; expected command, args, report, timeoutMs');
     expect(message({ tests: { command: 'x', report: { format: 'tap', file: 'r.tap' } } })).toBe('tests.report: unknown key "file"; expected format, path');
@@ -131,6 +131,23 @@ describe('parseStopwiseConfig', () => {
       'policy.midBandLow (0.9) must not be above policy.doneThreshold (0.7)',
     );
     expect(message({ tests: { command: 'x' }, policy: { maxStep: 3 } })).toMatch(/^policy: unknown key "maxStep"/);
+  });
+
+  it('takes the path of a policy file and a task type, left for loadStopwiseConfig to read', () => {
+    const parsed = parseStopwiseConfig({ tests: { command: 'x' }, policy: '.stopwise/policy.json', taskType: 'bugfix' });
+    expect(parsed).toMatchObject({ ok: true, config: { policy: DEFAULT_POLICY, policyFile: '.stopwise/policy.json', taskType: 'bugfix' } });
+    const inline = parseStopwiseConfig({ tests: { command: 'x' }, policy: { maxSteps: 4 } });
+    expect(inline.ok && inline.config).not.toHaveProperty('policyFile');
+  });
+
+  it('refuses a task type without a policy file, and a policy that is neither an object nor a path', () => {
+    expect(message({ tests: { command: 'x' }, taskType: 'bugfix' })).toBe(
+      'taskType: needs "policy" to name a policy file written by `stopwise calibrate --policy-out` (the task type picks its "byTaskType" entry)',
+    );
+    expect(message({ tests: { command: 'x' }, policy: { maxSteps: 4 }, taskType: 'bugfix' })).toMatch(/^taskType: needs "policy" to name a policy file/);
+    expect(message({ tests: { command: 'x' }, policy: 42 })).toBe('policy: expected a policy object or the path of a policy file, got 42');
+    expect(message({ tests: { command: 'x' }, policy: '' })).toBe('policy: must not be empty');
+    expect(message({ tests: { command: 'x' }, policy: 'p.json', taskType: '' })).toBe('taskType: must not be empty');
   });
 
   it('asks for the task when a decision model judges, and for the model details of an OpenAI-compatible server', () => {

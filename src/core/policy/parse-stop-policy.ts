@@ -16,9 +16,6 @@ import {
 } from './stop-policy-document.js';
 import { StopPolicyError } from './stop-policy-error.js';
 
-/** The longest stall window a policy may ask for: it bounds the state a run carries. */
-export const MAX_STALL_ROUNDS = 32;
-
 type Json = Record<string, unknown>;
 
 /**
@@ -161,8 +158,8 @@ function parseCondition(path: string, value: unknown): StopCondition {
       onlyKeys(at, spec, ['detector', 'rounds']);
       oneOf(`${at}.detector`, spec.detector, STALL_DETECTORS);
       const rounds = spec.rounds;
-      if (!Number.isInteger(rounds) || (rounds as number) < 1 || (rounds as number) > MAX_STALL_ROUNDS) {
-        throw new StopPolicyError(`${at}.rounds`, `must be an integer in [1, ${MAX_STALL_ROUNDS}], got ${describeValue(rounds)}`);
+      if (!Number.isInteger(rounds) || (rounds as number) < 1) {
+        throw new StopPolicyError(`${at}.rounds`, `must be a positive integer, got ${describeValue(rounds)}`);
       }
       return { stall: { detector: spec.detector as (typeof STALL_DETECTORS)[number], rounds: rounds as number } };
     }

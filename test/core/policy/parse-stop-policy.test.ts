@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_STALL_ROUNDS, parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
+import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
 import { isStopPolicyError, StopPolicyError } from '../../../src/core/policy/stop-policy-error.js';
 
@@ -66,11 +66,11 @@ describe('parseStopPolicy', () => {
     );
   });
 
-  it('refuses the wrong version, no rules, and stall windows that would not keep the state bounded', () => {
+  it('refuses the wrong version, no rules, and a stall window that is not a positive integer', () => {
     expect(errorOf({ version: 2, rules: [] }).message).toBe('version: must be 1, got 2');
     expect(errorOf({ version: 1, rules: [] }).path).toBe('rules');
     expect(errorOf(null).message).toBe('must be a stop policy, got null');
-    expect(errorOf(policy(rule({ stall: { detector: 'identical_fingerprints', rounds: MAX_STALL_ROUNDS + 1 } }))).path).toBe('rules[0].when.stall.rounds');
+    expect(errorOf(policy(rule({ stall: { detector: 'identical_fingerprints', rounds: 1.5 } }))).path).toBe('rules[0].when.stall.rounds');
     expect(errorOf(policy(rule({ stall: { detector: 'same_call', rounds: 3 } }))).path).toBe('rules[0].when.stall.detector');
   });
 });

@@ -23,6 +23,8 @@ describe('SEED_STOP_POLICY', () => {
     expect(SEED_STOP_POLICY.rules[1]?.when).toEqual({ stall: { detector: 'identical_fingerprints', rounds: 3 } });
     expect(Object.isFrozen(SEED_STOP_POLICY.rules[3]?.when)).toBe(true);
     expect(seedStopPolicy(createStopPolicy({ maxSteps: 7 })).rules[0]?.when).toEqual({ limit: { of: 'steps', max: 7 } });
+    // Whatever createStopPolicy accepts, the preset takes: a long stall window too.
+    expect(seedStopPolicy(createStopPolicy({ stallRounds: 500, maxSteps: 10_000 })).rules[1]?.when).toEqual({ stall: { detector: 'identical_fingerprints', rounds: 500 } });
   });
 
   it('survives a JSON round trip as the same document', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPolicyFile } from '../../src/cli/load-policy-file.js';
+import { loadPolicyFile } from '../../src/input/load-policy-file.js';
 import { DEFAULT_POLICY } from '../../src/core/stop-policy.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'stopwise-policy-'));
@@ -34,6 +34,38 @@ describe('loadPolicyFile', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.message).toMatch(message);
     if (!result.ok) expect(result.message.startsWith(`${name}: `)).toBe(true);
+  });
+
+  describe('with a task type', () => {
+    const calibrated = {
+      policy: { ...DEFAULT_POLICY, doneThreshold: 0.81 },
+      calibration: { certified: true },
+      byTaskType: { bugfix: { ...DEFAULT_POLICY, doneThreshold: 0.9 }, docs: null },
+    };
+    const loadType = (name: string, file: unknown, taskType: string) => {
+      writeFileSync(join(folder, name), JSON.stringify(file));
+      return loadPolicyFile(name, folder, { taskType });
+    };
+
+    it('picks the byTaskType entry', async () => {
+      expect(await loadType('typed.json', calibrated, 'bugfix')).toEqual({ ok: true, policy: { ...DEFAULT_POLICY, doneThreshold: 0.9 } });
+    });
+
+    it('uses an entry even when the overall policy was not certified', async () => {
+      expect(await loadType('typed-only.json', { ...calibrated, policy: null }, 'bugfix')).toMatchObject({ ok: true, policy: { doneThreshold: 0.9 } });
+    });
+
+    it.each([
+      ['a task type the file does not have', calibrated, 'feature', /typed-missing\.json: no policy for task type "feature" in "byTaskType"; it has bugfix, docs/],
+      ['a file without byTaskType', { policy: DEFAULT_POLICY }, 'bugfix', /no policy for task type "bugfix" in "byTaskType"; it has none/],
+      ['an entry that certified nothing', calibrated, 'docs', /"byTaskType"\."docs" is null: the calibration certified no threshold for this task type/],
+      ['a bare policy file', DEFAULT_POLICY, 'bugfix', /a task type needs a file written by `stopwise calibrate --policy-out`/],
+      ['an entry that is not a policy', { ...calibrated, byTaskType: { bugfix: [1] } }, 'bugfix', /"byTaskType"\."bugfix" must be a JSON object/],
+    ])('refuses %s', async (_what, file, taskType, message) => {
+      const result = await loadType('typed-missing.json', file, taskType);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.message).toMatch(message);
+    });
   });
 
   it('reports a missing file', async () => {

@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setImmediate as turn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
 import { EvaluationError } from '../../src/judge/evaluation-error.js';
@@ -10,6 +9,7 @@ import type { HookTestResult, HookTestRunner } from '../../src/hosts/hook-test-r
 import { acquireFileLock } from '../../src/hosts/file-lock.js';
 import { stopHookDeadlineMs } from '../../src/hosts/hook-deadline.js';
 import { runStopHook } from '../../src/hosts/run-stop-hook.js';
+import { FAKE_CLOCK, onFakeClock, until, watch } from './fake-clock.js';
 import { parseStopwiseConfig } from '../../src/hosts/stopwise-config.js';
 
 function project(config: Record<string, unknown>): string {
@@ -28,41 +28,6 @@ function scriptedRunner(results: HookTestResult[]): HookTestRunner & { previous:
       const next = results.shift();
       if (next === undefined) throw new Error('no more scripted test results');
       return next;
-    },
-  };
-}
-
-/**
- * Settles `work` under fake timers: whenever a timer beyond the `idle` ones already pending before it started is
- * pending (the work sleeps), the clock jumps to the next timer; otherwise the work waits for real I/O, which is let run.
- */
-async function onFakeClock<T>(work: Promise<T>, idle: number): Promise<T> {
-  let settled = false;
-  const done = work.finally(() => {
-    settled = true;
-  });
-  while (!settled) {
-    if (vi.getTimerCount() > idle) await vi.advanceTimersToNextTimerAsync();
-    else await turn();
-  }
-  return done;
-}
-
-/** Lets real I/O run, without moving the fake clock, until `check` holds. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await turn();
-}
-
-/** A promise whose settling can be looked at without waiting for it. */
-function watch<T>(work: Promise<T>): { readonly result: Promise<T>; readonly settled: boolean } {
-  let settled = false;
-  const result = work.finally(() => {
-    settled = true;
-  });
-  return {
-    result,
-    get settled() {
-      return settled;
     },
   };
 }
@@ -177,7 +142,6 @@ describe('runStopHook: one deadline from the start of the hook', () => {
 
   // The deadline's timers run on a fake clock that the tests move by hand once the hook has reached the step in
   // question: how long the file system or the machine takes never decides which timer fires first.
-  const FAKE_CLOCK = { toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] } as const;
   beforeEach(() => {
     vi.useFakeTimers(FAKE_CLOCK);
   });

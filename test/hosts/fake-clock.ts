@@ -2,7 +2,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { vi } from 'vitest';
 
 /** The timers and the clock that the lock and the hook's deadline read. */
-export const FAKE_CLOCK = { toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] } as const;
+export const FAKE_CLOCK: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] };
 
 /** Lets real I/O run, without moving the fake clock, until `check` holds. */
 export async function until(check: () => boolean): Promise<void> {

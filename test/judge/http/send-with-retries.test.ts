@@ -29,7 +29,7 @@ import {
 
 const KEY = 'sk-live-7f3a9c2e1b5d4a6f8e0c';
 /** The per-attempt timeout of the faults that are timeouts. */
-const TIMEOUT_MS = 300;
+const TIMEOUT_MS = 100;
 /**
  * The per-attempt timeout of every other fault: one that cannot fire in the test's path (the test's own timeout
  * comes first), so that a busy machine reading a large body slowly never turns a fault into a timeout and a retry.

@@ -248,7 +248,18 @@ interface Deadline {
 function startDeadline(startedAt: number, totalMs: number): Deadline {
   const at = startedAt + totalMs;
   const left = (reserve: number) => Math.min(MAX_TIMEOUT_MS, Math.max(0, Math.floor(at - reserve - Date.now())));
-  return { totalMs, stepMs: () => left(2 * RESERVE_MS), workSignal: () => AbortSignal.timeout(left(RESERVE_MS)) };
+  return { totalMs, stepMs: () => left(2 * RESERVE_MS), workSignal: () => timeoutSignal(left(RESERVE_MS)) };
+}
+
+/**
+ * A signal that aborts with a `TimeoutError` after `ms`, like `AbortSignal.timeout`, but on the global
+ * `setTimeout` (which a test can fake); its timer does not keep the process alive either.
+ */
+function timeoutSignal(ms: number): AbortSignal {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
+  timer.unref?.();
+  return controller.signal;
 }
 
 /** Thrown when there is no time left to start a step. */
@@ -306,7 +317,7 @@ async function askDecisionModel(
   deadline: Deadline,
 ): Promise<StopHookCheck> {
   const { checkCompletion } = await import('../judge/check-completion.js');
-  const signal = AbortSignal.timeout(deadline.stepMs());
+  const signal = timeoutSignal(deadline.stepMs());
   try {
     return await checkCompletion(client, hookCompletionInput(config, input.last_assistant_message ?? '', tests), { signal });
   } catch (error) {

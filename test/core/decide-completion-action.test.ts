@@ -233,10 +233,13 @@ describe('properties', () => {
   });
 
   it('raising every probability never turns stop_done into anything else', () => {
+    // Only passing evidence can be stop_done (the first property): the evidence is drawn from exactly those values
+    // rather than filtered out of all of them by the precondition, which cost most of the runs.
+    const passing = testEvidence.map((tests) => ({ ...tests, passed: true, failed: [], ran: Math.max(1, tests.ran) }));
     fc.assert(
       fc.property(
         probabilities,
-        testEvidence,
+        passing,
         loopState,
         stopPolicy,
         fc.double({ min: 0, max: 1, noNaN: true }),

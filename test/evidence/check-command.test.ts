@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkCommand, commandCheckResult } from '../../src/evidence/check-command.js';
-import { SPAWNING_TEST, isAlive, makeProject, waitFor } from './sample-projects.js';
+import { SPAWNING_TEST, isAlive, makeProject, spawnedPids, waitFor } from './sample-projects.js';
 
 const node = process.execPath;
 const cleanups: (() => void)[] = [];
@@ -44,11 +43,24 @@ describe('checkCommand', { timeout: 90_000 }, () => {
 
   it('fails past the timeout and kills the process tree', async () => {
     const cwd = folder({ 'hang.test.mjs': SPAWNING_TEST });
-    const result = await checkCommand({ command: node, args: ['--test', '--test-reporter=tap'], cwd, timeoutMs: 8000, name: 'hang' });
-    expect(result.ok).toBe(false);
-    expect(result.detail).toMatch(/^timed out after 8 s/);
-    const pids = JSON.parse(readFileSync(join(cwd, 'pids.json'), 'utf8')) as { child: number; grandchild: number };
-    expect(await waitFor(() => !isAlive(pids.child) && !isAlive(pids.grandchild), 10_000)).toBe(true);
+    // A fake timeout, fired once the child and the grandchild both run, however slowly the machine starts them.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let settled = false;
+      const checking = checkCommand({ command: node, args: ['--test', '--test-reporter=tap'], cwd, timeoutMs: 8000, name: 'hang' }).finally(() => {
+        settled = true;
+      });
+      expect(await waitFor(() => spawnedPids(cwd) !== undefined, 60_000)).toBe(true);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(8000);
+      const result = await checking;
+      expect(result.ok).toBe(false);
+      expect(result.detail).toMatch(/^timed out after 8 s/);
+      const pids = spawnedPids(cwd)!;
+      expect(await waitFor(() => !isAlive(pids.child) && !isAlive(pids.grandchild), 60_000)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fails when the command cannot start', async () => {

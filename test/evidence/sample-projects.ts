@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A throwaway folder in the OS temp folder, holding the given files. */
 export function makeProject(files: Readonly<Record<string, string>>): { dir: string; remove: () => void } {
@@ -27,14 +28,24 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Waits until `check` is true or `ms` have passed; returns the last answer. */
+/** Waits until `check` is true or `ms` have passed; returns the last answer. Its timer is real even under fake timers. */
 export async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
     if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(20);
   }
   return check();
+}
+
+/** The ids `SPAWNING_TEST` wrote to `pids.json` in `dir`, once it has written them whole. */
+export function spawnedPids(dir: string): { child: number; grandchild: number } | undefined {
+  try {
+    const pids = JSON.parse(readFileSync(join(dir, 'pids.json'), 'utf8')) as { child?: unknown; grandchild?: unknown };
+    return typeof pids.child === 'number' && typeof pids.grandchild === 'number' ? { child: pids.child, grandchild: pids.grandchild } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export const PASSING_TESTS = `import { describe, it } from 'node:test';

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
 import { EvaluationError } from '../../src/judge/evaluation-error.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
@@ -9,6 +9,7 @@ import type { HookTestResult, HookTestRunner } from '../../src/hosts/hook-test-r
 import { acquireFileLock } from '../../src/hosts/file-lock.js';
 import { stopHookDeadlineMs } from '../../src/hosts/hook-deadline.js';
 import { runStopHook } from '../../src/hosts/run-stop-hook.js';
+import { FAKE_CLOCK, onFakeClock, until, watch } from './fake-clock.js';
 import { parseStopwiseConfig } from '../../src/hosts/stopwise-config.js';
 
 function project(config: Record<string, unknown>): string {
@@ -139,6 +140,15 @@ describe('runStopHook: one deadline from the start of the hook', () => {
     expect(deadlineMs).toBe(60_000 + 2 * 30_000 + 20_000);
   });
 
+  // The deadline's timers run on a fake clock that the tests move by hand once the hook has reached the step in
+  // question: how long the file system or the machine takes never decides which timer fires first.
+  beforeEach(() => {
+    vi.useFakeTimers(FAKE_CLOCK);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('gives the test command only the time left, and says when the deadline stopped it', async () => {
     const dir = project(CONFIG);
     const given: number[] = [];
@@ -149,11 +159,11 @@ describe('runStopHook: one deadline from the start of the hook', () => {
       },
     };
     const run = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: runner, startedAt: startedWith(10_000) });
-    expect(given[0]).toBeGreaterThan(3_000);
-    expect(given[0]).toBeLessThanOrEqual(8_000);
+    // 10 s left, less the two reserves of 1 s kept for saving the state and answering
+    expect(given).toEqual([8_000]);
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(run.stdout).systemMessage).toMatch(
-      /^stopwise: the test command was stopped after \d+(\.\d)? s, when the hook's deadline \(140 s from its start: tests.timeoutMs \+ 2 × judge.timeoutMs \+ 20 s\) was about to run out; .*A person should look\.$/,
+      /^stopwise: the test command was stopped after 8 s, when the hook's deadline \(140 s from its start: tests.timeoutMs \+ 2 × judge.timeoutMs \+ 20 s\) was about to run out; .*A person should look\.$/,
     );
   });
 
@@ -170,12 +180,21 @@ describe('runStopHook: one deadline from the start of the hook', () => {
 
   it('allows the stop with a message when a step overruns the deadline, releases the lock and ends the span', async () => {
     const dir = project(CONFIG);
-    const hanging: HookTestRunner = { run: () => new Promise(() => undefined) };
-    const started = Date.now();
-    const run = await runStopHook('codex', stdin(dir), { env: {}, testRunner: hanging, startedAt: startedWith(3_000) });
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(run.exitCode).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({
+    let asked = 0;
+    const hanging: HookTestRunner = {
+      run: () => {
+        asked += 1;
+        return new Promise(() => undefined);
+      },
+    };
+    const run = watch(runStopHook('codex', stdin(dir), { env: {}, testRunner: hanging, startedAt: startedWith(3_000) }));
+    await until(() => asked === 1);
+    // 3 s left, less the reserve of 1 s for answering
+    await vi.advanceTimersByTimeAsync(2_000);
+    await until(() => run.settled);
+    const answer = await run.result;
+    expect(answer.exitCode).toBe(0);
+    expect(JSON.parse(answer.stdout)).toEqual({
       systemMessage: "stopwise: the hook ran out of time while running the tests (its deadline is 140 s from its start: tests.timeoutMs + 2 × judge.timeoutMs + 20 s); the stop was allowed unchecked. A person should look.",
     });
     expect(files(dir).some((name) => name.endsWith('.lock'))).toBe(false);
@@ -185,25 +204,50 @@ describe('runStopHook: one deadline from the start of the hook', () => {
   it('cuts a decision model that does not answer, and lets the evidence decide with a warning', async () => {
     const dir = project(CONFIG);
     const runner = scriptedRunner([{ outcome: 'ran', evidence: { passed: false, failed: ['a > b'], ran: 2 } }, green]);
+    let asked = 0;
     const listening = {
-      evaluate: (_request: unknown, options?: { signal?: AbortSignal }) =>
-        new Promise<never>((_resolve, reject) => options?.signal?.addEventListener('abort', () => reject(options.signal?.reason))),
+      evaluate: (_request: unknown, options?: { signal?: AbortSignal }) => {
+        asked += 1;
+        return new Promise<never>((_resolve, reject) => options?.signal?.addEventListener('abort', () => reject(options.signal?.reason)));
+      },
     };
-    const red = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: runner, client: listening, startedAt: startedWith(4_000) });
+    /** Runs the hook with 4 s left: the model gets 2 s (two reserves kept), the work as a whole 3 s. */
+    const askedOnce = async (session: string) => {
+      const before = asked;
+      const run = watch(runStopHook('claude-code', stdin(dir, { session_id: session }), { env: {}, testRunner: runner, client: listening, startedAt: startedWith(4_000) }));
+      await until(() => asked === before + 1);
+      // the model's time runs out; the clock stays there while the hook answers, a second before its own deadline
+      await vi.advanceTimersByTimeAsync(2_000);
+      await until(() => run.settled);
+      return run.result;
+    };
+    const red = await askedOnce('s');
     expect(JSON.parse(red.stdout)).toMatchObject({
       decision: 'block',
       reason: expect.stringContaining('a > b'),
       systemMessage: expect.stringContaining("could not be asked (no answer before the hook's deadline (140 s from its start"),
     });
-    const passing = await runStopHook('claude-code', stdin(dir, { session_id: 'other' }), { env: {}, testRunner: runner, client: listening, startedAt: startedWith(4_000) });
+    const passing = await askedOnce('other');
     expect(JSON.parse(passing.stdout).systemMessage).toMatch(/^stopwise: the tests pass, but the decision model could not be asked \(no answer before the hook's deadline/);
   });
 
   it('answers at the deadline even when the decision model ignores the abort', async () => {
     const dir = project(CONFIG);
-    const deaf = { evaluate: () => new Promise<never>(() => undefined) };
-    const run = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: scriptedRunner([green]), client: deaf, startedAt: startedWith(4_000) });
-    expect(JSON.parse(run.stdout).systemMessage).toMatch(/^stopwise: the hook ran out of time while asking the decision model \(its deadline is 140 s/);
+    let asked = 0;
+    const deaf = {
+      evaluate: () => {
+        asked += 1;
+        return new Promise<never>(() => undefined);
+      },
+    };
+    const run = watch(runStopHook('claude-code', stdin(dir), { env: {}, testRunner: scriptedRunner([green]), client: deaf, startedAt: startedWith(4_000) }));
+    await until(() => asked === 1);
+    // the model's 2 s run out and it does not stop; the work's 3 s run out a second later
+    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await until(() => run.settled);
+    const answer = await run.result;
+    expect(JSON.parse(answer.stdout).systemMessage).toMatch(/^stopwise: the hook ran out of time while asking the decision model \(its deadline is 140 s/);
     expect(existsSync(join(stateDir(dir), `${files(dir).find((name) => name.endsWith('.json'))}.lock`))).toBe(false);
   });
 
@@ -212,16 +256,23 @@ describe('runStopHook: one deadline from the start of the hook', () => {
     const first = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: scriptedRunner([green]) });
     expect(first.stdout).toBe('');
     const [file] = files(dir).filter((name) => name.endsWith('.json'));
-    const held = await acquireFileLock(join(stateDir(dir), file as string));
-    try {
-      const started = Date.now();
-      const run = await runStopHook('claude-code', stdin(dir), { env: {}, testRunner: scriptedRunner([green]) });
-      const waited = Date.now() - started;
-      expect(waited).toBeGreaterThanOrEqual(19_000);
-      expect(waited).toBeLessThan(40_000);
-      expect(JSON.parse(run.stdout).systemMessage).toMatch(/another stop hook for this session is still running \(.*longer than 20 s\)/);
-    } finally {
-      await held.release();
+    // The clock moves only to the next timer while the waiting hook sleeps, as if the file system took no time: the
+    // 20 s are counted exactly, however busy the machine. The holder's refresh runs on the same clock.
+    {
+      const held = await acquireFileLock(join(stateDir(dir), file as string));
+      try {
+        const started = Date.now();
+        const idle = vi.getTimerCount();
+        const run = await onFakeClock(runStopHook('claude-code', stdin(dir), { env: {}, testRunner: scriptedRunner([green]) }), idle);
+        const waited = Date.now() - started;
+        expect(waited).toBeGreaterThanOrEqual(20_000);
+        // past the deadline by at most one back-off step of the lock (100 ms, with as much jitter)
+        expect(waited).toBeLessThanOrEqual(20_200);
+        expect(JSON.parse(run.stdout).systemMessage).toMatch(/another stop hook for this session is still running \(.*longer than 20 s\)/);
+      } finally {
+        await held.release();
+      }
     }
-  }, 60_000);
+    expect(existsSync(join(stateDir(dir), `${file as string}.lock`))).toBe(false);
+  });
 });

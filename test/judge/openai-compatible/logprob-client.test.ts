@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { booleanQuestion, doneCriteria } from '../../../src/judge/boolean-question.js';
 import { decideCompletionAfterEvaluate } from '../../../src/judge/decide-completion-after-evaluate.js';
@@ -44,11 +45,16 @@ describe('createLogprobClient on a loopback server', () => {
     const questions = Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`q${i}`, booleanQuestion(`Question ${i}?`)]));
     let inFlight = 0;
     let most = 0;
+    let answered = 0;
     server.handle = async (_request, response) => {
       inFlight += 1;
       most = Math.max(most, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      // Held until a second question is in flight (or none is left to come), however slowly the requests arrive;
+      // then held a little longer, for a third one that should not come.
+      while (inFlight < 2 && answered + inFlight < 7) await sleep(1);
+      await sleep(30);
       inFlight -= 1;
+      answered += 1;
       send(response, 200, chatBody(0.6));
     };
     const client = createLogprobClient({ baseURL: server.baseURL, model: 'm', concurrency: 2 });

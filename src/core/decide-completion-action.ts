@@ -1,9 +1,9 @@
 import { assertLoopState, type AgentLoopState } from './agent-loop-state.js';
 import type { CompletionAction, EvidenceAction } from './completion-action.js';
 import { lowestCriterion, type CriterionProbabilities } from './criterion-probabilities.js';
-import { compileStopPolicy, type CompiledPolicy, type EvaluationContext } from './policy/compile-stop-policy.js';
+import type { EvaluationContext } from './policy/compile-stop-policy.js';
 import { evaluateRules } from './policy/decide.js';
-import { seedStopPolicy } from './policy/seed-stop-policy.js';
+import { SEED_TEMPLATE } from './policy/seed-stop-policy.js';
 import { ZERO_TOTALS } from './policy/stop-state.js';
 import { toCompletionAction } from './policy/to-completion-action.js';
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from './stop-policy.js';
@@ -26,7 +26,7 @@ export function decideFromEvidence(
   assertStopPolicy(policy);
   assertTestEvidence(tests);
   assertLoopState(loop);
-  const result = evaluateRules(seedPolicyOf(policy), loopContext(loop, tests, undefined), false);
+  const result = evaluateRules(SEED_TEMPLATE, loopContext(loop, tests, undefined, policy), false);
   return 'pending' in result ? undefined : (toCompletionAction(result.decision, policy) as EvidenceAction);
 }
 
@@ -67,34 +67,12 @@ export function decideCompletionAction(
   assertStopPolicy(policy);
   assertTestEvidence(tests);
   assertLoopState(loop);
-  const result = evaluateRules(seedPolicyOf(policy), loopContext(loop, tests, probabilities), false);
+  const result = evaluateRules(SEED_TEMPLATE, loopContext(loop, tests, probabilities, policy), false);
   if ('pending' in result) throw new TypeError(`rule "${result.pending}" could not be decided with the probabilities given`);
   return toCompletionAction(result.decision, policy);
 }
 
-const seedPolicies = new Map<string, CompiledPolicy>();
-const frozenSeedPolicies = new WeakMap<StopPolicy, CompiledPolicy>();
-const SEED_CACHE_SIZE = 256;
-
-function seedPolicyOf(policy: StopPolicy): CompiledPolicy {
-  // A frozen policy (DEFAULT_POLICY, createStopPolicy's) cannot change, so its identity is its key.
-  const frozen = Object.isFrozen(policy);
-  if (frozen) {
-    const cached = frozenSeedPolicies.get(policy);
-    if (cached !== undefined) return cached;
-  }
-  const key = `${policy.doneThreshold}|${policy.midBandLow}|${policy.maxSteps}|${policy.stallRounds}`;
-  let compiled = seedPolicies.get(key);
-  if (compiled === undefined) {
-    compiled = compileStopPolicy(seedStopPolicy(policy));
-    if (seedPolicies.size >= SEED_CACHE_SIZE) seedPolicies.clear();
-    seedPolicies.set(key, compiled);
-  }
-  if (frozen) frozenSeedPolicies.set(policy, compiled);
-  return compiled;
-}
-
-function loopContext(loop: AgentLoopState, tests: TestEvidence, probabilities: CriterionProbabilities | undefined): EvaluationContext {
+function loopContext(loop: AgentLoopState, tests: TestEvidence, probabilities: CriterionProbabilities | undefined, policy: StopPolicy): EvaluationContext {
   return {
     step: loop.step,
     totals: ZERO_TOTALS,
@@ -108,5 +86,6 @@ function loopContext(loop: AgentLoopState, tests: TestEvidence, probabilities: C
     checks: undefined,
     human: undefined,
     tree: undefined,
+    params: policy,
   };
 }

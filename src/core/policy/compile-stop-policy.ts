@@ -23,6 +23,27 @@ export interface EvaluationContext {
   readonly checks: Readonly<Record<string, boolean>> | undefined;
   readonly human: StopEventHuman | undefined;
   readonly tree: string | undefined;
+  /** The numbers a template's parameter references read (the seed preset's projection); absent for a plain document. */
+  readonly params?: Readonly<Record<ParamName, number>>;
+}
+
+/** The numbers of a `StopPolicy`, which a template compiled once can read at each decision. */
+export type ParamName = 'doneThreshold' | 'midBandLow' | 'maxSteps' | 'stallRounds';
+
+/**
+ * A number of a template document that is read from the context's `params`
+ * at each decision: a template is compiled once for every set of numbers.
+ * Internal to the core; policy documents hold plain numbers.
+ */
+export interface ParamRef {
+  readonly param: ParamName;
+}
+
+/** A number, or a reference to one of the context's params. */
+type Num = number | ParamRef;
+
+function resolve(value: Num, context: EvaluationContext): number {
+  return typeof value === 'number' ? value : (context.params?.[value.param] as number);
 }
 
 /** Per-decision scratch: the part of the last condition that did not hold, and the lowest criterion once computed. */
@@ -69,7 +90,7 @@ export function compileStopPolicy(policy: StopPolicyDocument): CompiledPolicy {
 export function compileDocument(document: StopPolicyDocument): CompiledPolicy {
   let window = 0;
   const build = (condition: StopCondition, path: string): Evaluator => {
-    if ('stall' in condition) window = Math.max(window, condition.stall.rounds);
+    if ('stall' in condition && typeof condition.stall.rounds === 'number') window = Math.max(window, condition.stall.rounds);
     return compileCondition(condition, path, build);
   };
   const rules = document.rules.map((rule) => ({ id: rule.id, then: rule.then, evaluate: build(rule.when, '') }));
@@ -126,14 +147,15 @@ function compileCondition(condition: StopCondition, path: string, build: Build):
     };
   }
   if ('stall' in condition) {
-    const rounds = condition.stall.rounds;
-    const relation = `of ${rounds} identical`;
+    const spec: Num = condition.stall.rounds;
+    const fixed = typeof spec === 'number' ? `of ${spec} identical` : undefined;
     return (context, scratch, values) => {
+      const rounds = resolve(spec, context);
       const fingerprints = context.fingerprints;
       const last = fingerprints[fingerprints.length - 1];
       let identical = 0;
       for (let i = fingerprints.length - 1; i >= 0 && identical < rounds && fingerprints[i] === last; i--) identical++;
-      if (identical < rounds || last === undefined) return fail(scratch, label, identical, relation);
+      if (identical < rounds || last === undefined) return fail(scratch, label, identical, fixed ?? `of ${rounds} identical`);
       if (values !== undefined) {
         values.stallRounds = rounds;
         values.fingerprint = last;
@@ -247,9 +269,9 @@ const MAX_KEYS: Readonly<Record<LimitName, string>> = {
   judgeCost: 'maxJudgeCost',
 };
 
-function limit(of: LimitName, max: number, label: string): Evaluator {
+function limit(of: LimitName, spec: Num, label: string): Evaluator {
   const maxKey = MAX_KEYS[of];
-  const relation = `< ${max}`;
+  const fixed = typeof spec === 'number' ? `< ${spec}` : undefined;
   const read = (context: EvaluationContext): number => {
     switch (of) {
       case 'steps':
@@ -264,7 +286,8 @@ function limit(of: LimitName, max: number, label: string): Evaluator {
   };
   return (context, scratch, values) => {
     const used = read(context);
-    if (used < max) return fail(scratch, label, used, relation);
+    const max = resolve(spec, context);
+    if (used < max) return fail(scratch, label, used, fixed ?? `< ${max}`);
     if (values !== undefined) {
       values[of] = used;
       values[maxKey] = max;
@@ -334,17 +357,13 @@ function criteria(spec: CriteriaCondition, label: string): Evaluator {
   const pendingUnmet: UnmetCondition = { condition: label, actual: 'no criterion probabilities in the event', relation: '' };
   const named = spec.criterion;
   const valueKey = named === undefined ? 'lowestProbability' : `criteria.${named}`;
-  const compare =
-    spec.gte !== undefined
-      ? { key: 'minProbability', bound: spec.gte as DecisionValue, holds: (p: number) => p >= (spec.gte as number), relation: `< ${spec.gte}` }
-      : spec.lt !== undefined
-        ? { key: 'belowProbability', bound: spec.lt as DecisionValue, holds: (p: number) => p < (spec.lt as number), relation: `>= ${spec.lt}` }
-        : {
-            key: 'band',
-            bound: spec.within as unknown as DecisionValue,
-            holds: (p: number) => p >= (spec.within as readonly [number, number])[0] && p < (spec.within as readonly [number, number])[1],
-            relation: `not in [${(spec.within as readonly [number, number])[0]}, ${(spec.within as readonly [number, number])[1]})`,
-          };
+  const gte = spec.gte as Num | undefined;
+  const lt = spec.lt as Num | undefined;
+  const within = spec.within as readonly [Num, Num] | undefined;
+  const constant = [gte, lt, ...(within ?? [])].every((bound) => bound === undefined || typeof bound === 'number');
+  const relationOf = (context: EvaluationContext): string =>
+    gte !== undefined ? `< ${resolve(gte, context)}` : lt !== undefined ? `>= ${resolve(lt, context)}` : `not in [${resolve((within as readonly [Num, Num])[0], context)}, ${resolve((within as readonly [Num, Num])[1], context)})`;
+  const fixedRelation = constant ? relationOf({ params: undefined } as unknown as EvaluationContext) : undefined;
   return (context, scratch, values) => {
     const probabilities = context.probabilities;
     if (probabilities === undefined) {
@@ -361,10 +380,16 @@ function criteria(spec: CriteriaCondition, label: string): Evaluator {
       if (value === undefined) return fail(scratch, label, 'not answered', '');
       probability = value;
     }
-    if (!compare.holds(probability)) return fail(scratch, label, probability, compare.relation);
+    let holds: boolean;
+    if (gte !== undefined) holds = probability >= resolve(gte, context);
+    else if (lt !== undefined) holds = probability < resolve(lt, context);
+    else holds = probability >= resolve((within as readonly [Num, Num])[0], context) && probability < resolve((within as readonly [Num, Num])[1], context);
+    if (!holds) return fail(scratch, label, probability, fixedRelation ?? relationOf(context));
     if (values !== undefined) {
       values[valueKey] = probability;
-      values[compare.key] = compare.bound;
+      if (gte !== undefined) values.minProbability = resolve(gte, context);
+      else if (lt !== undefined) values.belowProbability = resolve(lt, context);
+      else values.band = [resolve((within as readonly [Num, Num])[0], context), resolve((within as readonly [Num, Num])[1], context)];
     }
     return true;
   };

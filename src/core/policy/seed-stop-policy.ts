@@ -1,4 +1,5 @@
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from '../stop-policy.js';
+import { compileDocument, type CompiledPolicy } from './compile-stop-policy.js';
 import { parseStopPolicy } from './parse-stop-policy.js';
 import { STOP_POLICY_VERSION, type StopPolicyDocument } from './stop-policy-document.js';
 
@@ -24,8 +25,27 @@ export const SEED_RULE_IDS = [
  */
 export function seedStopPolicy(policy: StopPolicy = DEFAULT_POLICY): StopPolicyDocument {
   assertStopPolicy(policy);
+  return parseStopPolicy(seedRules(policy));
+}
+
+/**
+ * The seed preset compiled once, its numbers read from the context's
+ * `params` at each decision: the action table's projection, which any set of
+ * numbers reaches without a compile.
+ */
+export const SEED_TEMPLATE: CompiledPolicy = compileDocument(
+  seedRules({
+    doneThreshold: { param: 'doneThreshold' },
+    midBandLow: { param: 'midBandLow' },
+    maxSteps: { param: 'maxSteps' },
+    stallRounds: { param: 'stallRounds' },
+  } as unknown as StopPolicy),
+);
+
+/** The seed preset's document for the numbers given (plain numbers, or parameter references for the template). */
+export function seedRules(policy: StopPolicy): StopPolicyDocument {
   const { doneThreshold, midBandLow, maxSteps, stallRounds } = policy;
-  return parseStopPolicy({
+  return {
     version: STOP_POLICY_VERSION,
     name: 'seed',
     rules: [
@@ -58,7 +78,7 @@ export function seedStopPolicy(policy: StopPolicy = DEFAULT_POLICY): StopPolicyD
         then: { kind: 'stop', exit: 'need_help', reason: 'criteria_low' },
       },
     ],
-  });
+  };
 }
 
 /** The action table of `decideCompletionAction` with the default numbers, as a policy document. */

@@ -5,7 +5,8 @@ import { appendFingerprint } from '../../../src/core/stall.js';
 import { decideCompletionAction, decideFromEvidence } from '../../../src/core/decide-completion-action.js';
 import { fingerprintProgress } from '../../../src/core/fingerprint.js';
 import { decide, needsJudgement } from '../../../src/core/policy/decide.js';
-import { SEED_RULE_IDS, SEED_STOP_POLICY, seedStopPolicy } from '../../../src/core/policy/seed-stop-policy.js';
+import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
+import { SEED_RULE_IDS, SEED_STOP_POLICY, seedRules, seedStopPolicy } from '../../../src/core/policy/seed-stop-policy.js';
 import { initialStopState } from '../../../src/core/policy/stop-state.js';
 import { toCompletionAction } from '../../../src/core/policy/to-completion-action.js';
 import { createStopPolicy, DEFAULT_POLICY } from '../../../src/core/stop-policy.js';
@@ -25,6 +26,15 @@ describe('SEED_STOP_POLICY', () => {
     expect(seedStopPolicy(createStopPolicy({ maxSteps: 7 })).rules[0]?.when).toEqual({ limit: { of: 'steps', max: 7 } });
     // Whatever createStopPolicy accepts, the preset takes: a long stall window too.
     expect(seedStopPolicy(createStopPolicy({ stallRounds: 500, maxSteps: 10_000 })).rules[1]?.when).toEqual({ stall: { detector: 'identical_fingerprints', rounds: 500 } });
+  });
+
+  it('is the document the projection compiles without a parse', () => {
+    fc.assert(
+      fc.property(stopPolicy, (policy) => {
+        expect(parseStopPolicy(seedRules(policy))).toEqual(seedStopPolicy(policy));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('survives a JSON round trip as the same document', () => {

@@ -59,7 +59,7 @@ async function writeReport(path: string): Promise<void> {
       let body = '';
       if (index % FAILING_EVERY === 7) body = failureElement(random, file, 10 + t);
       else if (index % SKIPPED_EVERY === 3) body = '<skipped/>';
-      else if (random() < 0.9) body = `<system-out>rendered ${Math.floor(random() * 500)} rows; id ${s}-${t}\n</system-out>`;
+      else if (random() < 0.9) body = `<system-out>rendered ${Math.floor(random() * 500)} rows in ${Math.floor(random() * 90)} ms; id ${s}-${t}\ncache hits ${Math.floor(random() * 100)}%\n</system-out>`;
       lines += `<testcase classname="${file}" name="${name}" time="${time}">${body}</testcase>\n`;
     }
     await write(`<testsuite name="${file}" tests="${PER_SUITE}" time="0.8125">\n${lines}</testsuite>\n`);

@@ -52,15 +52,15 @@ export default defineConfig([
   // finish tool and the hook configuration use, bundled so that `import 'stopwise'` does not load zod (see the
   // core bench). Its clean leaves dist/bin to the build below.
   { ...shared, entry: entries, dts: { entry: emitDeclarations() }, clean: ['!bin/**'], noExternal: ['zod'] },
-  // The `stopwise` command is a program: it bundles the packages a stop hook loads at every agent turn, which
-  // loads faster than resolving them as separate modules (`npm run bench -- hook` compares the two).
-  // tap-parser's dependencies are CommonJS and call require() for Node built-ins, hence the banner.
+  // The `stopwise` command is a program: it bundles zod and saxes, which loads faster than resolving them as
+  // separate modules (`npm run bench -- hook` compares the two). tap-parser stays a package import: a stop hook
+  // whose tests print plain TAP never loads it (see readPlainTap), and its dependencies are CommonJS that call
+  // require() for Node built-ins, which a bundle could only serve with a createRequire banner in every chunk.
   {
     ...shared,
     entry: { stopwise: 'src/cli/main.ts' },
     outDir: 'dist/bin',
-    noExternal: ['zod', 'tap-parser', 'saxes'],
-    banner: { js: "import { createRequire as __stopwiseCreateRequire } from 'node:module';\nconst require = __stopwiseCreateRequire(import.meta.url);" },
+    noExternal: ['zod', 'saxes'],
     clean: true,
   },
 ]);

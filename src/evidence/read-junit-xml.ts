@@ -49,8 +49,8 @@ export async function readJUnitXml(
 const XML_START = /<\?xml|<testsuites[\s>/]|<testsuite[\s>/]/;
 
 interface OpenCase {
-  readonly name: string;
-  readonly classname: string;
+  /** The `<testcase>` tag: its names are read only if the case fails. */
+  readonly tag: SaxesTagPlain;
   readonly suitePath: readonly string[];
   failed: boolean;
   skipped: boolean;
@@ -220,8 +220,7 @@ class JUnitReader {
     } else if (name === 'testcase') {
       this.#caseDepthValue = depth;
       this.#case = {
-        name: attribute(tag, 'name').trim(),
-        classname: attribute(tag, 'classname').trim(),
+        tag,
         suitePath: this.#suitePathSnapshot(),
         failed: false,
         skipped: false,
@@ -321,8 +320,9 @@ class JUnitReader {
  * or only node:test's placeholder `test`.
  */
 function junitTestName(current: OpenCase): string {
-  const name = current.name === '' ? '(unnamed test case)' : current.name;
-  const { classname } = current;
+  const given = attribute(current.tag, 'name').trim();
+  const name = given === '' ? '(unnamed test case)' : given;
+  const classname = attribute(current.tag, 'classname').trim();
   if (classname !== '' && classname !== 'test') {
     return name.startsWith(classname) ? name : `${classname} > ${name}`;
   }

@@ -9,8 +9,9 @@ import { MAX_JSON_REPORT_CHARS } from './jest-shaped-report.js';
 import { readJestJson } from './read-jest-json.js';
 import { readVitestJson } from './read-vitest-json.js';
 import { addFailure, createTally, finishTally, type EvidenceReason, type ReportEvidence } from './report-evidence.js';
+import { readPlainTap } from './read-plain-tap.js';
 import { readTestSummary } from './read-test-summary.js';
-import { readWholeReport, type ReportSource } from './report-source.js';
+import { ReportDecoder, isStreamSource, readWholeReport, type ReportSource } from './report-source.js';
 import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
 import { fingerprintWorkingTree } from './tree-fingerprint.js';
 import { formatDuration } from '../core/format-duration.js';
@@ -236,10 +237,8 @@ async function readReport(format: ReportFormat, source: ReportSource, fromStdout
       const { readJUnitXml } = await import('./read-junit-xml.js');
       return readJUnitXml(source, { skipSurroundingText: fromStdout });
     }
-    case 'tap': {
-      const { readTap } = await import('./read-tap.js');
-      return readTap(source);
-    }
+    case 'tap':
+      return readTapReport(source);
     case 'vitest-json':
     case 'jest-json': {
       const text = await readWholeReport(source, MAX_JSON_REPORT_CHARS);
@@ -249,6 +248,54 @@ async function readReport(format: ReportFormat, source: ReportSource, fromStdout
     }
     default:
       throw new TypeError(`unknown report format ${String(format)}`);
+  }
+}
+
+/** Bytes of TAP read whole for `readPlainTap` before the TAP parser is loaded. */
+const PLAIN_TAP_MAX_BYTES = 64 * 1024;
+
+/**
+ * `readTap`, except that a short report that is only passing test points is
+ * read by `readPlainTap`, without loading tap-parser: a stop hook's test run
+ * does not pay for the parser when there is nothing for it to parse.
+ */
+async function readTapReport(source: ReportSource): Promise<ReportEvidence> {
+  const head: (string | Uint8Array)[] = [];
+  let rest: AsyncIterator<string | Uint8Array> | undefined;
+  if (isStreamSource(source)) {
+    rest = source[Symbol.asyncIterator]();
+    for (let size = 0; size <= PLAIN_TAP_MAX_BYTES; ) {
+      const next = await rest.next();
+      if (next.done === true) {
+        rest = undefined;
+        break;
+      }
+      head.push(next.value);
+      size += next.value.length;
+    }
+  } else {
+    head.push(source);
+  }
+  if (rest === undefined) {
+    const decoder = new ReportDecoder();
+    const plain = readPlainTap(head.map((chunk) => decoder.decode(chunk)).join('') + decoder.end());
+    if (plain !== undefined) return plain;
+  }
+  const { readTap } = await import('./read-tap.js');
+  return readTap(isStreamSource(source) ? resumeStream(head, rest) : source);
+}
+
+/** The chunks already read, then the rest of the stream; stopping early stops the stream. */
+async function* resumeStream(
+  head: readonly (string | Uint8Array)[],
+  rest: AsyncIterator<string | Uint8Array> | undefined,
+): AsyncGenerator<string | Uint8Array, void, undefined> {
+  try {
+    yield* head;
+    if (rest === undefined) return;
+    for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
+  } finally {
+    await rest?.return?.();
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { gitStatus, runGit } from './git-command.js';
+import { gitStatus, mayBeInGitCheckout, runGit } from './git-command.js';
 
 /** Files walked at most outside a git checkout; a larger tree gets a fingerprint that never matches. */
 export const MAX_FINGERPRINT_FILES = 100_000;
@@ -20,10 +20,11 @@ export const MAX_FINGERPRINT_FILES = 100_000;
  * const before = await fingerprintWorkingTree(process.cwd());
  */
 export async function fingerprintWorkingTree(cwd: string): Promise<string> {
-  const status = await gitStatus(cwd);
+  if (!(await mayBeInGitCheckout(cwd))) return fingerprintFiles(cwd);
+  // The commit checked out is asked for alongside the status: two git processes at once, not one after the other.
+  const [status, head] = await Promise.all([gitStatus(cwd), runGit(['rev-parse', '--verify', '--quiet', 'HEAD'], cwd)]);
   if (!status.ok) return fingerprintFiles(cwd);
   const hash = createHash('sha256');
-  const head = await runGit(['rev-parse', '--verify', '--quiet', 'HEAD'], cwd);
   hash.update(`head\0${head.ok ? head.stdout.trim() : 'unborn'}\0`);
   const entries = [...status.entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const entry of entries) {

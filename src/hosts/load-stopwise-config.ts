@@ -2,7 +2,9 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { loadPolicyFile } from '../input/load-policy-file.js';
 import { readJsonFile } from '../input/read-json-file.js';
-import { CONFIG_FILE_NAME, parseStopwiseConfig, type StopwiseConfig } from './stopwise-config.js';
+import { readPlainStopwiseConfig } from './read-plain-stopwise-config.js';
+import { CONFIG_FILE_NAME } from './stopwise-config-defaults.js';
+import type { StopwiseConfig } from './stopwise-config.js';
 
 /** A configuration file found and validated, or why there is none. */
 export type LoadedStopwiseConfig =
@@ -31,6 +33,10 @@ export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<
     return { ok: false, kind: 'invalid', path, message: `${path}: ${read.kind === 'missing' ? 'removed while it was being read' : read.message}` };
   }
   const value = read.value;
+  const plain = readPlainStopwiseConfig(value);
+  if (plain !== undefined) return { ok: true, config: plain, path, projectDir: dirname(path) };
+  // Anything but a plain configuration is checked, and explained, by the full schema.
+  const { parseStopwiseConfig } = await import('./stopwise-config.js');
   const parsed = parseStopwiseConfig(value);
   if (!parsed.ok) {
     return { ok: false, kind: 'invalid', path, message: `${path}: ${parsed.message.split('\n').join(`\n${path}: `)}` };

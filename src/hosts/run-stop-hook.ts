@@ -13,7 +13,8 @@ import { ensureStateDir, pruneHookSessionStates, readHookSessionState, sessionSt
 import { hookTestEvidence, type HookTestRunner } from './hook-test-runner.js';
 import { loadStopwiseConfig } from './load-stopwise-config.js';
 import { hostSignalsReentry, parseStopHookInput, stopHookSessionId, stopHookWorkingDirectory, type StopHookInput } from './stop-hook-input.js';
-import { MAX_TIMEOUT_MS, type StopwiseConfig } from './stopwise-config.js';
+import { MAX_TIMEOUT_MS } from './stopwise-config-defaults.js';
+import type { StopwiseConfig } from './stopwise-config.js';
 import { HOOK_DEADLINE_SLACK_MS, MAX_LOCK_WAIT_MS, stopHookDeadlineMs } from './hook-deadline.js';
 import { formatDuration } from '../core/format-duration.js';
 

@@ -3,9 +3,9 @@ import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import { describeValue } from '../core/describe-value.js';
 import { nearestName } from '../core/nearest-name.js';
 import type { TestReportOptions } from '../evidence/run-tests.js';
+import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_STATE_DIR, DEFAULT_TEST_TIMEOUT_MS, MAX_TIMEOUT_MS } from './stopwise-config-defaults.js';
 
-/** The name of the configuration file the hook looks for. */
-export const CONFIG_FILE_NAME = 'stopwise.config.json';
+export { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_STATE_DIR, DEFAULT_TEST_TIMEOUT_MS, MAX_TIMEOUT_MS };
 
 /**
  * Where the hook reads the test result: a report format the test command
@@ -50,15 +50,6 @@ export interface StopwiseConfig {
   /** The state folder, relative to the folder that holds the configuration file. */
   readonly stateDir: string;
 }
-
-/** Default time the test command may take. */
-export const DEFAULT_TEST_TIMEOUT_MS = 240_000;
-/** Default time one decision-model request may take. */
-export const DEFAULT_JUDGE_TIMEOUT_MS = 30_000;
-/** Default state folder, relative to the project. */
-export const DEFAULT_STATE_DIR = '.stopwise/state';
-/** The longest timeout a configuration may set: 2^31 - 1 ms (about 24.8 days), the longest timer Node can run. */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 const positiveInt = () => z.int().check(z.positive());

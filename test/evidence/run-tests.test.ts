@@ -143,6 +143,18 @@ describe('runTests on real node:test projects', { timeout: 90_000 }, () => {
     expect(result).toMatchObject({ passed: false, ran: 0, exitCode: 0 });
   });
 
+  it('reads plain TAP on stdout, short or long, and a long one that fails at its end, as readTap does', async () => {
+    const cwd = project({});
+    const print = (count: number, last: string) =>
+      `for (let i = 1; i < ${count}; i++) console.log('ok ' + i + ' - test ' + i); console.log(${JSON.stringify(last)}.replace('N', ${count})); console.log('1..${count}');`;
+    const short = await runTests({ command: 'printf', args: ['TAP version 13\n1..1\nok 1 - passes\n'], cwd, timeoutMs: 60_000 });
+    expect(short).toMatchObject({ passed: true, ran: 1, failed: [], skipped: 0, total: 1 });
+    const long = await runTests({ command: node, args: ['-e', print(6000, 'ok N - test N')], cwd, timeoutMs: 60_000 });
+    expect(long).toMatchObject({ passed: true, ran: 6000, failed: [] });
+    const failing = await runTests({ command: node, args: ['-e', print(6000, 'not ok N - the last one')], cwd, timeoutMs: 60_000 });
+    expect(failing).toMatchObject({ passed: false, ran: 6000, failed: ['the last one'] });
+  });
+
   it('reports a command that cannot start', async () => {
     const cwd = project({});
     const result = await runTests({ command: 'stopwise-no-such-command', args: [], cwd, timeoutMs: 10_000 });

@@ -75,7 +75,7 @@ export default async function run(): Promise<void> {
       { name: 'node -e ""', file: process.execPath, args: ['-e', ''], hook: false },
       { name: 'init for Claude Code: sh -c <command>', file: 'sh', args: ['-c', stopHookCommand('claude-code', 'linux')], hook: true },
       { name: 'init for Codex and Cursor: sh -c <command>', file: 'sh', args: ['-c', stopHookCommand('codex', 'linux')], hook: true },
-      { name: 'npx stopwise hook claude-code (fallback)', file: 'npx', args: ['stopwise', 'hook', 'claude-code'], hook: true },
+      { name: 'npx --offline --no-install stopwise hook claude-code (fallback)', file: 'npx', args: ['--offline', '--no-install', 'stopwise', 'hook', 'claude-code'], hook: true },
       { name: 'runStopHook via dist/hosts.js', file: process.execPath, args: [library], hook: true },
     ];
     let session = 0;

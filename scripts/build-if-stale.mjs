@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** What the build reads: the sources, the build's configuration and the installed packages (through the lockfile). */
 const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build-if-stale.mjs'];
 const DIST = join(root, 'dist');
-const STAMP = join(root, 'node_modules/.cache/stopwise/build-stamp.json');
+// One stamp per project folder: a copy of the project that links this node_modules keeps its own.
+const STAMP = join(root, 'node_modules/.cache/stopwise', `build-stamp-${createHash('sha256').update(realpathSync(root)).digest('hex').slice(0, 16)}.json`);
 
 /** Every regular file under `path` (or `path` itself), as sorted paths relative to the project, with `/` separators. */
 async function listFiles(path) {

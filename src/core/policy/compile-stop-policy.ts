@@ -1,3 +1,6 @@
+import type { StallFinding } from '../stall-detection/stall-finding.js';
+import type { StallOptionsInput } from '../stall-detection/stall-options.js';
+import type { StallPattern } from '../stall-detection/stall-pattern.js';
 import { lowestCriterion, type CriterionProbabilities, type LowestCriterion } from '../criterion-probabilities.js';
 import type { FinishSignal } from '../finish-signal.js';
 import type { TestEvidence } from '../test-evidence.js';
@@ -23,6 +26,8 @@ export interface EvaluationContext {
   readonly checks: Readonly<Record<string, boolean>> | undefined;
   readonly human: StopEventHuman | undefined;
   readonly tree: string | undefined;
+  /** What each `step_history` detector found on this event's steps, by slot. */
+  readonly stallFindings?: readonly (readonly StallFinding[])[];
   /** The numbers a template's parameter references read (the seed preset's projection); absent for a plain document. */
   readonly params?: Readonly<Record<ParamName, number>>;
 }
@@ -68,6 +73,8 @@ export interface CompiledPolicy {
   readonly rules: readonly { readonly id: string; readonly then: StopRuleOutcome; readonly evaluate: Evaluator }[];
   /** The longest `identical_fingerprints` window of the policy (0 when it has none). */
   readonly window: number;
+  /** The options of each `step_history` stall condition, in document order: one detector state each. */
+  readonly stepHistory: readonly (StallOptionsInput | undefined)[];
 }
 
 const compiled = new WeakMap<object, CompiledPolicy>();
@@ -89,15 +96,41 @@ export function compileStopPolicy(policy: StopPolicyDocument): CompiledPolicy {
 /** Compiles a document that `parseStopPolicy` has already validated. */
 export function compileDocument(document: StopPolicyDocument): CompiledPolicy {
   let window = 0;
+  const stepHistory: (StallOptionsInput | undefined)[] = [];
   const build = (condition: StopCondition, path: string): Evaluator => {
-    if ('stall' in condition && typeof condition.stall.rounds === 'number') window = Math.max(window, condition.stall.rounds);
+    if ('stall' in condition) {
+      const stall = condition.stall;
+      if (stall.detector === 'step_history') return stepHistoryStall(stall.patterns, stepHistory.push(stall.options) - 1, `${path}stall.step_history`);
+      if (typeof stall.rounds === 'number') window = Math.max(window, stall.rounds);
+    }
     return compileCondition(condition, path, build);
   };
   const rules = document.rules.map((rule) => ({ id: rule.id, then: rule.then, evaluate: build(rule.when, '') }));
-  return { document, rules, window };
+  return { document, rules, window, stepHistory };
 }
 
 type Build = (condition: StopCondition, path: string) => Evaluator;
+
+function stepHistoryStall(patterns: readonly StallPattern[] | undefined, slot: number, label: string): Evaluator {
+  const wanted = patterns === undefined ? undefined : new Set<string>(patterns);
+  return (context, scratch, values) => {
+    const findings = context.stallFindings?.[slot] ?? [];
+    let found: StallFinding | undefined;
+    for (let i = findings.length - 1; i >= 0 && found === undefined; i--) {
+      const finding = findings[i] as StallFinding;
+      if (wanted === undefined || wanted.has(finding.pattern)) found = finding;
+    }
+    if (found === undefined) return fail(scratch, label, findings.length === 0 ? 'no stall in the steps' : `only ${findings.map((f) => f.pattern).join(', ')}`, '');
+    if (values !== undefined) {
+      values.stallPattern = found.pattern;
+      values.stallStep = found.step;
+      values.stallSince = found.since;
+      values.stallRepeats = found.repeats;
+      values.stallMessage = found.message;
+    }
+    return true;
+  };
+}
 
 function compileCondition(condition: StopCondition, path: string, build: Build): Evaluator {
   if ('all' in condition) return allOf(condition.all.map((child, i) => build(child, `${path}all[${i}].`)));
@@ -146,7 +179,7 @@ function compileCondition(condition: StopCondition, path: string, build: Build):
       return true;
     };
   }
-  if ('stall' in condition) {
+  if ('stall' in condition && condition.stall.detector === 'identical_fingerprints') {
     const spec: Num = condition.stall.rounds;
     const fixed = typeof spec === 'number' ? `of ${spec} identical` : undefined;
     return (context, scratch, values) => {
@@ -404,7 +437,7 @@ export function labelOf(condition: StopCondition): string {
   if ('signal' in condition) return `signal.${condition.signal}`;
   if ('verification' in condition) return `verification.${condition.verification}`;
   if ('human' in condition) return `human.${condition.human}`;
-  if ('stall' in condition) return 'stall.identical';
+  if ('stall' in condition) return condition.stall.detector === 'step_history' ? 'stall.step_history' : 'stall.identical';
   if ('retries' in condition) return 'retries';
   return Object.keys(condition)[0] ?? 'condition';
 }

@@ -1,4 +1,7 @@
 import { fingerprintProgress } from '../fingerprint.js';
+import type { StallFinding } from '../stall-detection/stall-finding.js';
+import { observeStep } from '../stall-detection/observe-step.js';
+import { initialStallState, type StallState } from '../stall-detection/stall-state.js';
 import { appendFingerprint } from '../stall.js';
 import type { TestEvidence } from '../test-evidence.js';
 import { compileStopPolicy, type CompiledPolicy, type EvaluationContext, type Scratch } from './compile-stop-policy.js';
@@ -60,6 +63,7 @@ export function decide(policy: StopPolicyDocument, state: StopState, event: Stop
     elapsedMs: core.elapsedMs,
     fingerprints: core.fingerprints,
     retries,
+    ...(core.stall === undefined ? {} : { stall: core.stall }),
     last: { digest, prior },
   };
   return { state: next, decision };
@@ -78,8 +82,8 @@ export function needsJudgement(policy: StopPolicyDocument, state: StopState, eve
   if (event.probabilities !== undefined) return false;
   const base = event.step === state.step && state.last !== undefined ? state.last.prior : coreOf(state);
   const fingerprint = fingerprintProgress(event.tests ?? NO_TESTS, event.output ?? '');
-  const context = contextOf(advance(base, event, fingerprint, compiled.window), base.retries, event);
-  return 'pending' in evaluateRules(compiled, context);
+  const advanced = advance(base, event, fingerprint, compiled);
+  return 'pending' in evaluateRules(compiled, contextOf(advanced, base.retries, event));
 }
 
 function decideAfter(
@@ -87,8 +91,8 @@ function decideAfter(
   prior: StopStateCore,
   event: StopEvent,
   fingerprint: string,
-): { core: Omit<StopStateCore, 'retries'>; decision: StopDecision } {
-  const core = advance(prior, event, fingerprint, compiled.window);
+): { core: Advanced; decision: StopDecision } {
+  const core = advance(prior, event, fingerprint, compiled);
   const result = evaluateRules(compiled, contextOf(core, prior.retries, event));
   if ('pending' in result) {
     throw new TypeError(
@@ -134,7 +138,10 @@ export function evaluateRules(
   return { decision: { kind: 'continue', reason: 'no_rule_fired', rule: null, values: { step: context.step }, trace } };
 }
 
-function advance(core: StopStateCore, event: StopEvent, fingerprint: string, window: number): Omit<StopStateCore, 'retries'> {
+/** The state after an event, before its decision counts the retries, and what the step-history detectors found on its steps. */
+type Advanced = Omit<StopStateCore, 'retries'> & { readonly findings: readonly (readonly StallFinding[])[] };
+
+function advance(core: StopStateCore, event: StopEvent, fingerprint: string, compiled: CompiledPolicy): Advanced {
   const usage = event.usage;
   const totals: StopTotals =
     usage === undefined
@@ -147,15 +154,31 @@ function advance(core: StopStateCore, event: StopEvent, fingerprint: string, win
           judgeCalls: core.totals.judgeCalls + (usage.judgeCalls ?? 0),
           judgeCost: core.totals.judgeCost + (usage.judgeCost ?? 0),
         };
-  return {
-    step: event.step,
-    totals,
-    elapsedMs: event.elapsedMs === undefined ? core.elapsedMs : Math.max(core.elapsedMs, event.elapsedMs),
-    fingerprints: window === 0 ? [] : appendFingerprint(core.fingerprints, fingerprint, window),
-  };
+  const window = compiled.window;
+  const step = event.step;
+  const elapsedMs = event.elapsedMs === undefined ? core.elapsedMs : Math.max(core.elapsedMs, event.elapsedMs);
+  const fingerprints = window === 0 ? [] : appendFingerprint(core.fingerprints, fingerprint, window);
+  const slots = compiled.stepHistory;
+  if (slots.length === 0) return { step, totals, elapsedMs, fingerprints, findings: NO_FINDINGS };
+  const stall: StallState[] = [];
+  const findings: StallFinding[][] = [];
+  slots.forEach((options, slot) => {
+    let detector = core.stall?.[slot] ?? initialStallState(options);
+    const found: StallFinding[] = [];
+    for (const step of event.steps ?? []) {
+      const observed = observeStep(detector, step, options);
+      detector = observed.state;
+      if (observed.stall !== undefined) found.push(observed.stall);
+    }
+    stall.push(detector);
+    findings.push(found);
+  });
+  return { step, totals, elapsedMs, fingerprints, stall, findings };
 }
 
-function contextOf(core: Omit<StopStateCore, 'retries'>, retries: number, event: StopEvent): EvaluationContext {
+const NO_FINDINGS: readonly (readonly StallFinding[])[] = Object.freeze([]);
+
+function contextOf(core: Advanced, retries: number, event: StopEvent): EvaluationContext {
   return {
     step: core.step,
     totals: core.totals,
@@ -169,11 +192,13 @@ function contextOf(core: Omit<StopStateCore, 'retries'>, retries: number, event:
     checks: event.checks,
     human: event.human,
     tree: event.tree,
+    stallFindings: core.findings,
   };
 }
 
 function coreOf(state: StopState): StopStateCore {
-  return { step: state.step, totals: state.totals, elapsedMs: state.elapsedMs, fingerprints: state.fingerprints, retries: state.retries };
+  const core = { step: state.step, totals: state.totals, elapsedMs: state.elapsedMs, fingerprints: state.fingerprints, retries: state.retries };
+  return state.stall === undefined ? core : { ...core, stall: state.stall };
 }
 
 function feedbackOf(rule: string, reason: string, values: Readonly<Record<string, DecisionValue>>, context: EvaluationContext): RetryFeedback {
@@ -195,6 +220,7 @@ function feedbackOf(rule: string, reason: string, values: Readonly<Record<string
     for (const name in probabilities) if (Object.hasOwn(probabilities, name) && (probabilities[name] as number) < threshold) unmetCriteria.push(name);
     if (unmetCriteria.length > 0) parts.push(`not met yet: ${unmetCriteria.join(', ')}`);
   }
+  if (typeof values.stallMessage === 'string') parts.push(values.stallMessage);
   const unmetVerification = context.verification?.ok === false ? (context.verification.unmet ?? []) : [];
   if (unmetVerification.length > 0) parts.push(`not met yet: ${unmetVerification.join(', ')}`);
   return {

@@ -28,6 +28,7 @@ export function eventDigest(event: StopEvent, fingerprint: string): string {
   mixField(7, event.checks);
   mixField(8, event.human);
   mixField(9, event.tree);
+  mixField(10, event.steps);
   const a = avalanche(h1, h2);
   return hex(a) + hex(avalanche(h2, a));
 }

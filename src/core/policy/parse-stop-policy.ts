@@ -12,9 +12,12 @@ import {
   type StopCondition,
   type StopPolicyDocument,
   type StopRule,
+  type StepHistoryCondition,
   type StopRuleOutcome,
 } from './stop-policy-document.js';
 import { StopPolicyError } from './stop-policy-error.js';
+import { resolveStallOptions, STALL_OPTION_PATTERN_KEYS, type StallOptionsInput } from '../stall-detection/stall-options.js';
+import { STALL_PATTERNS, type StallPattern } from '../stall-detection/stall-pattern.js';
 
 type Json = Record<string, unknown>;
 
@@ -154,14 +157,15 @@ function parseCondition(path: string, value: unknown): StopCondition {
       oneOf(at, body, HUMAN_STATES);
       return { human: body as (typeof HUMAN_STATES)[number] };
     case 'stall': {
-      const spec = expectObject(at, body, '{ detector, rounds }');
-      onlyKeys(at, spec, ['detector', 'rounds']);
+      const spec = expectObject(at, body, '{ detector, ... }');
       oneOf(`${at}.detector`, spec.detector, STALL_DETECTORS);
+      if (spec.detector === 'step_history') return { stall: parseStepHistory(at, spec) };
+      onlyKeys(at, spec, ['detector', 'rounds']);
       const rounds = spec.rounds;
       if (!Number.isInteger(rounds) || (rounds as number) < 1) {
         throw new StopPolicyError(`${at}.rounds`, `must be a positive integer, got ${describeValue(rounds)}`);
       }
-      return { stall: { detector: spec.detector as (typeof STALL_DETECTORS)[number], rounds: rounds as number } };
+      return { stall: { detector: 'identical_fingerprints', rounds: rounds as number } };
     }
     case 'retries': {
       const spec = expectObject(at, body, '{ atLeast }');
@@ -174,6 +178,34 @@ function parseCondition(path: string, value: unknown): StopCondition {
     default:
       throw new StopPolicyError(at, `unknown condition "${kind}"; expected one of ${CONDITION_KINDS.join(', ')}`);
   }
+}
+
+const STALL_OPTION_KEYS = [...STALL_OPTION_PATTERN_KEYS, 'inferErrors', 'tools'];
+
+function parseStepHistory(at: string, spec: Json): StepHistoryCondition {
+  onlyKeys(at, spec, ['detector', 'patterns', 'options']);
+  let patterns: StallPattern[] | undefined;
+  if (spec.patterns !== undefined) {
+    if (!Array.isArray(spec.patterns) || spec.patterns.length === 0) {
+      throw new StopPolicyError(`${at}.patterns`, `must be a non-empty array of stall patterns, got ${describeValue(spec.patterns)}`);
+    }
+    patterns = spec.patterns.map((pattern, index) => {
+      oneOf(`${at}.patterns[${index}]`, pattern, STALL_PATTERNS);
+      return pattern;
+    });
+  }
+  let options: StallOptionsInput | undefined;
+  if (spec.options !== undefined) {
+    const given = expectObject(`${at}.options`, spec.options, 'the stall options { repeatedResult: { repeats }, ... }');
+    onlyKeys(`${at}.options`, given, STALL_OPTION_KEYS);
+    try {
+      resolveStallOptions(given as StallOptionsInput);
+    } catch (error) {
+      throw new StopPolicyError(`${at}.options`, (error as Error).message);
+    }
+    options = given as StallOptionsInput;
+  }
+  return { detector: 'step_history', ...(patterns === undefined ? {} : { patterns }), ...(options === undefined ? {} : { options }) };
 }
 
 function parseCriteria(at: string, body: unknown): CriteriaCondition {

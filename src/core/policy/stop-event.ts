@@ -1,6 +1,7 @@
 import { assertProbability, type CriterionProbabilities } from '../criterion-probabilities.js';
 import { describeValue } from '../describe-value.js';
 import { FINISH_KINDS, type FinishSignal } from '../finish-signal.js';
+import type { StallStep } from '../stall-detection/stall-step.js';
 import { assertTestEvidence, type TestEvidence } from '../test-evidence.js';
 
 /** What one step used (its own share, not the running total); every field defaults to 0. */
@@ -46,7 +47,10 @@ export interface StopEventHuman {
  * - `verification`: code's answer to a `done` claim;
  * - `checks`: named deterministic checks and whether each passed;
  * - `human`: what came of asking a person;
- * - `tree`: the fingerprint of the working tree now, to tell fresh evidence from stale.
+ * - `tree`: the fingerprint of the working tree now, to tell fresh evidence from stale;
+ * - `steps`: the tool calls and messages of this step, in order, for the
+ *   `step_history` stall detector (`StallStep`: `tool`, `input`, `output`,
+ *   `error`, `exitCode`, `text`, `tests`).
  */
 export interface StopEvent {
   readonly step: number;
@@ -60,6 +64,7 @@ export interface StopEvent {
   readonly checks?: Readonly<Record<string, boolean>>;
   readonly human?: StopEventHuman;
   readonly tree?: string;
+  readonly steps?: readonly StallStep[];
 }
 
 const EVENT_KEYS: ReadonlySet<string> = new Set([
@@ -74,6 +79,7 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
   'checks',
   'human',
   'tree',
+  'steps',
 ]);
 const USAGE_KEYS: ReadonlySet<string> = new Set(STOP_EVENT_USAGE_KEYS);
 
@@ -139,9 +145,32 @@ export function assertStopEvent(event: StopEvent): void {
       throw new TypeError(`event.human.answer must be a string, got ${describeValue(human.answer)}`);
     }
   }
+  if (event.steps !== undefined) assertSteps(event.steps);
   if (event.tree !== undefined && typeof event.tree !== 'string') {
     throw new TypeError(`event.tree must be a string (a tree fingerprint), got ${describeValue(event.tree)}`);
   }
+}
+
+const STEP_KEYS: ReadonlySet<string> = new Set(['tool', 'input', 'output', 'error', 'exitCode', 'text', 'tests']);
+
+function assertSteps(steps: readonly StallStep[]): void {
+  if (!Array.isArray(steps)) throw new TypeError(`event.steps must be an array of tool steps, got ${describeValue(steps)}`);
+  steps.forEach((step: unknown, index) => {
+    const at = `event.steps[${index}]`;
+    if (typeof step !== 'object' || step === null || Array.isArray(step)) throw new TypeError(`${at} must be an object, got ${describeValue(step)}`);
+    const record = step as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (!STEP_KEYS.has(key)) throw new TypeError(`unknown step field "${key}" in ${at}; expected one of ${[...STEP_KEYS].join(', ')}`);
+    }
+    for (const key of ['tool', 'output', 'text'] as const) {
+      if (record[key] !== undefined && typeof record[key] !== 'string') throw new TypeError(`${at}.${key} must be a string, got ${describeValue(record[key])}`);
+    }
+    if (record.error !== undefined && typeof record.error !== 'boolean') throw new TypeError(`${at}.error must be a boolean, got ${describeValue(record.error)}`);
+    if (record.exitCode !== undefined && record.exitCode !== null && !Number.isInteger(record.exitCode)) {
+      throw new TypeError(`${at}.exitCode must be an integer or null, got ${describeValue(record.exitCode)}`);
+    }
+    if (record.tests !== undefined) assertTestEvidence(record.tests as TestEvidence);
+  });
 }
 
 function assertUsage(usage: StopEventUsage): void {

@@ -1,3 +1,5 @@
+import type { StallOptionsInput } from '../stall-detection/stall-options.js';
+import type { StallPattern } from '../stall-detection/stall-pattern.js';
 import type { StopExit } from '../stop-outcome.js';
 
 /** The version of the policy document format this package reads and writes. */
@@ -74,8 +76,13 @@ export const HUMAN_STATES = ['answered', 'timed_out'] as const;
 /** One of {@link HUMAN_STATES}. */
 export type HumanState = (typeof HUMAN_STATES)[number];
 
-/** The stall detectors a policy can name. */
-export const STALL_DETECTORS = ['identical_fingerprints'] as const;
+/**
+ * The stall detectors a policy can name: `identical_fingerprints` (the seed's
+ * rule: the last `rounds` progress fingerprints are identical) and
+ * `step_history` (the stall detector over the tool steps events carry, see
+ * `observeStep`).
+ */
+export const STALL_DETECTORS = ['identical_fingerprints', 'step_history'] as const;
 
 /** One of {@link STALL_DETECTORS}. */
 export type StallDetectorName = (typeof STALL_DETECTORS)[number];
@@ -110,8 +117,22 @@ export type StopCondition =
   | { readonly signal: SignalState }
   | { readonly verification: 'passed' | 'failed' }
   | { readonly human: HumanState }
-  | { readonly stall: { readonly detector: StallDetectorName; readonly rounds: number } }
+  | { readonly stall: { readonly detector: 'identical_fingerprints'; readonly rounds: number } }
+  | { readonly stall: StepHistoryCondition }
   | { readonly retries: { readonly atLeast: number } };
+
+/**
+ * The step-history stall detector as a condition: it holds on an event one of
+ * whose tool steps (`event.steps`) the detector found stalled, with one of
+ * `patterns` when they are given. `options` are the detector's own
+ * (`StallOptionsInput`: thresholds per pattern, `false` to turn one off,
+ * `tools` for what identifies a call).
+ */
+export interface StepHistoryCondition {
+  readonly detector: 'step_history';
+  readonly patterns?: readonly StallPattern[];
+  readonly options?: StallOptionsInput;
+}
 
 /** The kinds of condition, as the key that tags each. */
 export const CONDITION_KINDS = [

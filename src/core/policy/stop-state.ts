@@ -1,5 +1,6 @@
 import { describeValue } from '../describe-value.js';
 import { FINGERPRINT_LENGTH } from '../fingerprint.js';
+import { initialStallState, type StallState } from '../stall-detection/stall-state.js';
 import { compileStopPolicy } from './compile-stop-policy.js';
 import type { StopPolicyDocument } from './stop-policy-document.js';
 
@@ -27,6 +28,8 @@ export interface StopStateCore {
   readonly fingerprints: readonly string[];
   /** How many decisions in a row, up to the last event, were `retry`. */
   readonly retries: number;
+  /** The state of each `step_history` stall detector of the policy, in document order (absent when it has none). */
+  readonly stall?: readonly StallState[];
 }
 
 /**
@@ -63,8 +66,9 @@ export const ZERO_TOTALS: StopTotals = Object.freeze({
  * let state = initialStopState(SEED_STOP_POLICY);
  */
 export function initialStopState(policy: StopPolicyDocument): StopState {
-  compileStopPolicy(policy);
-  return { version: STOP_STATE_VERSION, step: 0, totals: ZERO_TOTALS, elapsedMs: 0, fingerprints: [], retries: 0 };
+  const { stepHistory } = compileStopPolicy(policy);
+  const state: StopState = { version: STOP_STATE_VERSION, step: 0, totals: ZERO_TOTALS, elapsedMs: 0, fingerprints: [], retries: 0 };
+  return stepHistory.length === 0 ? state : { ...state, stall: stepHistory.map((options) => initialStallState(options)) };
 }
 
 const TOTAL_KEYS = Object.keys(ZERO_TOTALS) as (keyof StopTotals)[];
@@ -97,6 +101,9 @@ function assertCore(where: string, core: StopStateCore): void {
   let valid = Array.isArray(fingerprints);
   for (let i = 0; valid && i < fingerprints.length; i++) valid = typeof fingerprints[i] === 'string' && (fingerprints[i] as string).length === FINGERPRINT_LENGTH;
   if (!valid) throw new TypeError(`${where}.fingerprints must be an array of ${FINGERPRINT_LENGTH}-character fingerprints`);
+  if (core.stall !== undefined && (!Array.isArray(core.stall) || core.stall.some((stall) => typeof stall !== 'object' || stall === null || stall.version !== 1))) {
+    throw new TypeError(`${where}.stall must be an array of stall detector states (version 1)`);
+  }
 }
 
 function assertAmount(field: string, value: unknown): void {

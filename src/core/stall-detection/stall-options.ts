@@ -64,7 +64,8 @@ export const DEFAULT_STALL_OPTIONS: StallOptions = Object.freeze({
 });
 
 const resolved = new WeakMap<object, StallOptions>();
-const PATTERN_KEYS = [
+/** The option keys of the patterns, one per pattern that has options. */
+export const STALL_OPTION_PATTERN_KEYS = [
   'repeatedResult',
   'repeatedFailingCall',
   'repeatedError',
@@ -82,7 +83,7 @@ export function resolveStallOptions(options?: StallOptionsInput): StallOptions {
   if (cached !== undefined) return cached;
   // A pattern given as an object is laid over that pattern's defaults, so `{ repeatedError: { repeats: 3 } }` keeps the rest.
   const merged = { ...DEFAULT_STALL_OPTIONS, ...options } as Record<string, unknown>;
-  for (const key of PATTERN_KEYS) {
+  for (const key of STALL_OPTION_PATTERN_KEYS) {
     const given = options[key];
     const fallback = DEFAULT_STALL_OPTIONS[key];
     if (typeof given === 'object' && given !== null && fallback !== false) merged[key] = { ...fallback, ...given };

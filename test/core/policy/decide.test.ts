@@ -170,7 +170,7 @@ describe('decide', () => {
     expect(bad({ step: 1, usage: { costUsd: 2 } })).toThrow('unknown usage counter "costUsd" in event.usage');
     expect(bad({ step: 1, usage: { cost: Number.NaN } })).toThrow('event.usage.cost must be a non-negative finite number');
     expect(bad({ step: 1, probabilities: { a: 1.2 } })).toThrow(/criterion "a" has probability 1.2/);
-    expect(bad({ step: 1, steps: [] })).toThrow('unknown stop event field "steps"');
+    expect(bad({ step: 1, toolCalls: [] })).toThrow('unknown stop event field "toolCalls"');
     expect(bad({ step: 1, signal: { kind: 'finished' } })).toThrow('event.signal.kind must be one of done, give_up, need_help');
     expect(() => decide(SEED_STOP_POLICY, { ...state, version: 2 } as unknown as StopState, { step: 1 })).toThrow('stop state version must be 1');
     expect(() => decide(SEED_STOP_POLICY, { ...state, fingerprints: ['short'] }, { step: 1 })).toThrow('state.fingerprints must be an array of 32-character fingerprints');

@@ -134,14 +134,23 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
  * the test counts of the runner's closing summary when its output has one
  * (`readTestSummary`). A summary that says no test ran makes it `ran: 0`
  * whatever the exit code; the exit code and the summary must both say pass.
- * An output without a summary it can read, and a zero read from an output
- * that lost its beginning (a sum over packages may have lost some), keep the
- * one check alone.
+ * An output without a summary it can read keeps the one check alone; a zero
+ * read from an output that lost its beginning (a sum over packages may have
+ * lost some) counts no test, so it is never a pass.
  */
 function exitCodeEvidence(name: string, run: ProcessRun, timeoutMs: number): ReportEvidence {
   const check = commandCheckResult(name, run, timeoutMs);
   const summary = run.timedOut ? undefined : readTestSummary(run.output);
-  if (summary === undefined || (summary.ran === 0 && run.outputTruncated)) return evidenceFromChecks([check]);
+  if (summary === undefined) return evidenceFromChecks([check]);
+  if (summary.ran === 0 && run.outputTruncated) {
+    // A sum over packages may have lost the ones that ran: not a count to trust, and never a pass.
+    if (!check.ok) return evidenceFromChecks([check]);
+    return withReason(
+      finishTally(createTally()),
+      'incomplete',
+      'the closing summary says no test ran, and the captured output lost its beginning, so earlier test counts may be missing; no test is counted',
+    );
+  }
   const tally = createTally();
   tally.ran = summary.ran;
   tally.skipped = summary.skipped;

@@ -219,6 +219,15 @@ describe('runTests on real node:test projects', { timeout: 90_000 }, () => {
     expect(none).toMatchObject({ passed: false, ran: 0, failed: [], exitCode: 0 });
   });
 
+  it('never passes a run whose summary says no test ran after the output lost its beginning (a long go test listing)', async () => {
+    const cwd = project({ 'README.md': 'no tests here\n' });
+    const listing = `${node} -e "for (let i = 0; i < 400; i++) console.log('?   \\texample.com/monorepo/internal/service' + i + '/handlers\\t[no test files]')"`;
+    const none = await runTests({ command: listing, cwd, timeoutMs: 60_000, report: { format: 'exit-code' } });
+    expectInvariants(none);
+    expect(none).toMatchObject({ passed: false, ran: 0, failed: [], exitCode: 0, reason: 'incomplete' });
+    expect(none.detail).toMatch(/lost its beginning/);
+  });
+
   it('counts the tests of the closing summary in exit-code mode, and still names the command when they fail', async () => {
     const cwd = project({ 'math.test.mjs': FAILING_TESTS, 'more.test.mjs': PASSING_TESTS });
     const spec = ['--test', '--test-reporter=spec'];

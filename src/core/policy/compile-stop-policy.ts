@@ -360,14 +360,15 @@ function testsIn(state: TestState, label: string): Evaluator {
     case 'fresh':
     case 'stale':
       return (context, scratch, values) => {
-        if (context.tree === undefined) return fail(scratch, label, 'no tree fingerprint in the event', '');
+        // Evidence is fresh only when it is shown to be taken on the tree the event names; anything else is stale,
+        // so `not stale` can never stand for freshness nobody established.
         const tests = context.tests;
-        if (tests === undefined) return fail(scratch, label, 'no test evidence', '');
-        const fresh = tests.treeFingerprint === context.tree;
-        if (fresh !== (state === 'fresh')) return fail(scratch, label, fresh ? 'fresh' : 'stale', `, not ${state}`);
+        const tree = context.tree;
+        const why = tree === undefined ? 'no tree fingerprint in the event' : tests === undefined ? 'no test evidence' : tests.treeFingerprint === tree ? 'fresh' : 'stale';
+        if ((why === 'fresh') !== (state === 'fresh')) return fail(scratch, label, why, state === 'fresh' ? ', not fresh' : ', not stale');
         if (values !== undefined) {
-          values.treeFingerprint = context.tree;
-          values.testsTreeFingerprint = tests.treeFingerprint ?? null;
+          values.treeFingerprint = tree ?? null;
+          values.testsTreeFingerprint = tests?.treeFingerprint ?? null;
         }
         return true;
       };
@@ -378,7 +379,8 @@ function check(name: string, is: 'passed' | 'failed' | 'missing', label: string)
   const key = `check.${name}`;
   const relation = `, not ${is}`;
   return (context, scratch, values) => {
-    const passed = context.checks?.[name];
+    const checks = context.checks;
+    const passed = checks !== undefined && Object.hasOwn(checks, name) ? checks[name] : undefined;
     const state = passed === undefined ? 'missing' : passed ? 'passed' : 'failed';
     if (state !== is) return fail(scratch, label, state, relation);
     if (values !== undefined) values[key] = state;
@@ -410,7 +412,11 @@ function criteria(spec: CriteriaCondition, label: string): Evaluator {
       if (values !== undefined && lowest.criterion !== undefined) values.lowestCriterion = lowest.criterion;
     } else {
       const value = Object.hasOwn(probabilities, named) ? probabilities[named] : undefined;
-      if (value === undefined) return fail(scratch, label, 'not answered', '');
+      if (value === undefined) {
+        // Not an answer: `not` must not turn it into one. The rules cannot decide until the model answers it.
+        scratch.unmet = { condition: label, actual: 'not answered', relation: '' };
+        return undefined;
+      }
       probability = value;
     }
     let holds: boolean;

@@ -71,15 +71,14 @@ export function decide(policy: StopPolicyDocument, state: StopState, event: Stop
 
 /**
  * True when the decision for `event` depends on criterion probabilities that
- * it does not carry: ask the decision model, add its answers to the event,
- * then `decide`. False when the rules decide without them (a limit, a stall,
+ * it does not carry (none at all, or not the criterion a rule names): ask the
+ * decision model, add its answers to the event, then `decide`. False when the rules decide without them (a limit, a stall,
  * missing or failing evidence first), so no request is made for nothing.
  */
 export function needsJudgement(policy: StopPolicyDocument, state: StopState, event: StopEvent): boolean {
   const compiled = compileStopPolicy(policy);
   assertStopState(state);
   assertStopEvent(event);
-  if (event.probabilities !== undefined) return false;
   const base = event.step === state.step && state.last !== undefined ? state.last.prior : coreOf(state);
   const fingerprint = fingerprintProgress(event.tests ?? NO_TESTS, event.output ?? '');
   const advanced = advance(base, event, fingerprint, compiled);
@@ -95,6 +94,11 @@ function decideAfter(
   const core = advance(prior, event, fingerprint, compiled);
   const result = evaluateRules(compiled, contextOf(core, prior.retries, event));
   if ('pending' in result) {
+    if (event.probabilities !== undefined) {
+      throw new TypeError(
+        `rule "${result.pending}" reads ${result.unmet.condition}, which the probabilities of event ${event.step} do not answer; ask the decision model for it (needsJudgement says when)`,
+      );
+    }
     throw new TypeError(
       `rule "${result.pending}" needs criterion probabilities and event ${event.step} has none; ask the decision model first (needsJudgement says when)`,
     );
@@ -112,12 +116,12 @@ export function evaluateRules(
   compiled: CompiledPolicy,
   context: EvaluationContext,
   withFeedback = true,
-): { decision: StopDecision } | { pending: string } {
+): { decision: StopDecision } | { pending: string; unmet: UnmetCondition } {
   const trace: DecisionTraceEntry[] = [];
   const scratch: Scratch = { unmet: undefined, lowest: undefined };
   for (const rule of compiled.rules) {
     const holds = rule.evaluate(context, scratch, undefined);
-    if (holds === undefined) return { pending: rule.id };
+    if (holds === undefined) return { pending: rule.id, unmet: scratch.unmet as UnmetCondition };
     if (!holds) {
       trace.push({ rule: rule.id, unmet: scratch.unmet as UnmetCondition });
       continue;
@@ -154,6 +158,11 @@ function advance(core: StopStateCore, event: StopEvent, fingerprint: string, com
           judgeCalls: core.totals.judgeCalls + (usage.judgeCalls ?? 0),
           judgeCost: core.totals.judgeCost + (usage.judgeCost ?? 0),
         };
+  if (usage !== undefined) {
+    for (const key of Object.keys(totals) as (keyof StopTotals)[]) {
+      if (!Number.isFinite(totals[key])) throw new TypeError(`event.usage.${key} takes the run's total past the largest number: ${totals[key]}; the event is refused, the state unchanged`);
+    }
+  }
   const window = compiled.window;
   const step = event.step;
   const elapsedMs = event.elapsedMs === undefined ? core.elapsedMs : Math.max(core.elapsedMs, event.elapsedMs);

@@ -181,6 +181,17 @@ function parseCondition(path: string, value: unknown): StopCondition {
 }
 
 const STALL_OPTION_KEYS = [...STALL_OPTION_PATTERN_KEYS, 'inferErrors', 'tools'];
+/** The fields of each pattern's options. */
+const STALL_OPTION_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  repeatedResult: ['repeats'],
+  repeatedFailingCall: ['repeats'],
+  repeatedError: ['repeats', 'infrastructureRepeats'],
+  cycle: ['maxPeriod', 'repeats'],
+  revisit: ['repeats', 'window'],
+  noProgress: ['repeats', 'window'],
+  monologue: ['repeats'],
+  repeatedCall: ['repeats'],
+};
 
 function parseStepHistory(at: string, spec: Json): StepHistoryCondition {
   onlyKeys(at, spec, ['detector', 'patterns', 'options']);
@@ -198,12 +209,22 @@ function parseStepHistory(at: string, spec: Json): StepHistoryCondition {
   if (spec.options !== undefined) {
     const given = expectObject(`${at}.options`, spec.options, 'the stall options { repeatedResult: { repeats }, ... }');
     onlyKeys(`${at}.options`, given, STALL_OPTION_KEYS);
+    for (const [key, value] of Object.entries(given)) {
+      const known = STALL_OPTION_FIELDS[key];
+      if (known !== undefined && typeof value === 'object' && value !== null && !Array.isArray(value)) onlyKeys(`${at}.options.${key}`, value as Json, known);
+      if (key === 'tools') {
+        const tools = expectObject(`${at}.options.tools`, value, 'an object of tool identities { name: { arguments?, polling? } }');
+        for (const [tool, identity] of Object.entries(tools)) onlyKeys(`${at}.options.tools.${tool}`, expectObject(`${at}.options.tools.${tool}`, identity, '{ arguments?, polling? }'), ['arguments', 'polling']);
+      }
+    }
+    // A copy: the policy is frozen, the caller's object is not.
+    const copy = structuredClone(given) as StallOptionsInput;
     try {
-      resolveStallOptions(given as StallOptionsInput);
+      resolveStallOptions(copy);
     } catch (error) {
       throw new StopPolicyError(`${at}.options`, (error as Error).message);
     }
-    options = given as StallOptionsInput;
+    options = copy;
   }
   return { detector: 'step_history', ...(patterns === undefined ? {} : { patterns }), ...(options === undefined ? {} : { options }) };
 }

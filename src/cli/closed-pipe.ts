@@ -5,7 +5,7 @@ export interface OutputStream {
 }
 
 /** Writers for standard output and standard error that a closed pipe cannot crash. */
-export interface GuardedOutput {
+interface GuardedOutput {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
 }

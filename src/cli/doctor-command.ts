@@ -1,5 +1,6 @@
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { formatDuration } from '../core/format-duration.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import { checkHookSettings, describeHookSettingsCheck } from '../hosts/check-hook-settings.js';
 import type { StopHookCheck } from '../hosts/decide-stop-hook.js';
@@ -150,7 +151,7 @@ async function checkTests(config: StopwiseConfig, projectDir: string, env: NodeJ
   const run = await evidenceTestRunner.run(config.tests, { cwd: projectDir, env });
   const given = [config.tests.command, ...(config.tests.args ?? [])].join(' ');
   if (run.outcome === 'timeout') {
-    return check([{ status: 'problem', text: `tests: \`${given}\` did not finish within ${Math.round(run.timeoutMs / 1000)} s (tests.timeoutMs) and was stopped` }], {
+    return check([{ status: 'problem', text: `tests: \`${given}\` did not finish within ${formatDuration(run.timeoutMs)} (tests.timeoutMs) and was stopped` }], {
       command: given,
       reader,
       source,

@@ -45,17 +45,18 @@ export type BudgetCheck =
 /** What is left of each limit that is set (never below 0). */
 export type BudgetRemaining = { readonly [K in keyof BudgetLimits]?: number };
 
-const LIMIT_ORDER: readonly (readonly [keyof BudgetLimits, BudgetLimitKind, (usage: BudgetUsage) => number])[] = [
-  ['maxSteps', 'steps', (u) => u.steps],
-  ['maxWallClockMs', 'wall_clock', (u) => u.wallClockMs],
-  ['maxInputTokens', 'tokens', (u) => u.inputTokens],
-  ['maxOutputTokens', 'tokens', (u) => u.outputTokens],
-  ['maxTotalTokens', 'tokens', (u) => u.inputTokens + u.outputTokens],
-  ['maxCost', 'cost', (u) => u.cost],
-  ['maxToolErrors', 'tool_errors', (u) => u.toolErrors],
+/** The limits in the order they are checked, with the kind each reports. */
+const LIMIT_ORDER: readonly (readonly [keyof BudgetLimits, BudgetLimitKind])[] = [
+  ['maxSteps', 'steps'],
+  ['maxWallClockMs', 'wall_clock'],
+  ['maxInputTokens', 'tokens'],
+  ['maxOutputTokens', 'tokens'],
+  ['maxTotalTokens', 'tokens'],
+  ['maxCost', 'cost'],
+  ['maxToolErrors', 'tool_errors'],
 ];
 
-/** The usage counters each limit reads. */
+/** The usage counters each limit reads; a limit compares their sum. */
 export const COUNTERS_READ: CountersRead = {
   maxSteps: ['steps'],
   maxWallClockMs: ['wallClockMs'],
@@ -65,6 +66,13 @@ export const COUNTERS_READ: CountersRead = {
   maxCost: ['cost'],
   maxToolErrors: ['toolErrors'],
 };
+
+/** What a limit compares: the sum of the counters it reads. */
+function usedBy(key: keyof BudgetLimits, usage: BudgetUsage): number {
+  let used = 0;
+  for (const counter of COUNTERS_READ[key]) used += usage[counter];
+  return used;
+}
 
 /** Usage before the first step: every counter at 0. */
 export function emptyUsage(): BudgetUsage {
@@ -87,10 +95,10 @@ export function emptyUsage(): BudgetUsage {
 export function checkBudget(limits: BudgetLimits, usage: Partial<BudgetUsage>): BudgetCheck {
   assertLimits(limits);
   const counted = assertUsageFor(limits, usage);
-  for (const [key, limit, read] of LIMIT_ORDER) {
+  for (const [key, limit] of LIMIT_ORDER) {
     const max = limits[key];
     if (max === undefined) continue;
-    const used = read(counted);
+    const used = usedBy(key, counted);
     if (used >= max) return { ok: false, limit, key, used, max };
   }
   return { ok: true };
@@ -101,9 +109,9 @@ export function remainingBudget(limits: BudgetLimits, usage: Partial<BudgetUsage
   assertLimits(limits);
   const counted = assertUsageFor(limits, usage);
   const remaining: { -readonly [K in keyof BudgetLimits]?: number } = {};
-  for (const [key, , read] of LIMIT_ORDER) {
+  for (const [key] of LIMIT_ORDER) {
     const max = limits[key];
-    if (max !== undefined) remaining[key] = Math.max(0, max - read(counted));
+    if (max !== undefined) remaining[key] = Math.max(0, max - usedBy(key, counted));
   }
   return remaining;
 }

@@ -38,7 +38,8 @@ export function commandCheckResult(name: string, run: ProcessRun, timeoutMs: num
 
 const MAX_LINE_LENGTH = 200;
 
-function lastLine(output: string): string {
+/** The last non-blank line of an output, trimmed as failure messages are. */
+export function lastLine(output: string): string {
   const lines = output.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
   const line = lines[lines.length - 1] ?? '';
   return trimMessage(line, MAX_LINE_LENGTH);

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { commandCheckResult } from './check-command.js';
+import { commandCheckResult, lastLine } from './check-command.js';
 import { EvidenceError, isEvidenceError, type ReportFormat } from './evidence-error.js';
 import { evidenceFromChecks } from './evidence-from-checks.js';
 import { MAX_JSON_REPORT_CHARS } from './jest-shaped-report.js';
@@ -10,7 +10,7 @@ import { readJestJson } from './read-jest-json.js';
 import { readVitestJson } from './read-vitest-json.js';
 import { addFailure, createTally, finishTally, type EvidenceReason, type ReportEvidence } from './report-evidence.js';
 import { readPlainTap } from './read-plain-tap.js';
-import { readTestSummary } from './read-test-summary.js';
+import { readTestSummary, type TestSummary } from './read-test-summary.js';
 import { ReportDecoder, isStreamSource, readWholeReport, type ReportSource } from './report-source.js';
 import { describeCommand, runProcess, type ProcessOptions, type ProcessRun } from './run-process.js';
 import { fingerprintWorkingTree } from './tree-fingerprint.js';
@@ -90,14 +90,12 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
   );
 
   let evidence: ReportEvidence;
-  const notStarted =
-    run.spawnError === undefined
-      ? (notStartedDetail(run) ?? (await missingNpmScript(options, run)))
-      : `the command could not start: ${run.spawnError.message}`;
+  // The closing summary is read once, and only for exit-code runs.
+  const summary = exitCodeOnly && !run.timedOut ? readTestSummary(run.output) : undefined;
   if (run.spawnError !== undefined) {
-    evidence = withReason(emptyEvidence(), 'spawn_failed', notStarted ?? '');
+    evidence = withReason(emptyEvidence(), 'spawn_failed', `the command could not start: ${run.spawnError.message}`);
   } else if (exitCodeOnly) {
-    evidence = exitCodeEvidence(describeCommand(options.command, options.args), run, options.timeoutMs);
+    evidence = exitCodeEvidence(describeCommand(options.command, options.args), run, options.timeoutMs, summary);
   } else if (reportPath !== undefined && report !== undefined) {
     evidence = await readReportFile(report.format, reportPath, before);
   } else if (consumed === undefined) {
@@ -109,9 +107,11 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
   } else {
     evidence = withReason(emptyEvidence(), 'report_unreadable', `the ${fromStdout ?? 'tap'} report on stdout could not be read: ${describeError(consumed.reason)}`);
   }
-  const noTestSeen = exitCodeOnly ? readTestSummary(run.output) === undefined : evidence.failed.length === 0 && evidence.ran === 0;
-  if (notStarted !== undefined && noTestSeen) {
-    evidence = withReason(emptyEvidence(), 'spawn_failed', notStarted);
+  // Whether the command ever got to its tests is asked only of a run in which no test was seen (a red run reads no package.json).
+  const noTestSeen = exitCodeOnly ? summary === undefined : evidence.failed.length === 0 && evidence.ran === 0;
+  if (run.spawnError === undefined && noTestSeen) {
+    const notStarted = notStartedDetail(run) ?? (await missingNpmScript(options, run));
+    if (notStarted !== undefined) evidence = withReason(emptyEvidence(), 'spawn_failed', notStarted);
   }
   evidence = applyExitRules(evidence, run, options.timeoutMs);
 
@@ -138,9 +138,8 @@ export async function runTests(options: RunTestsOptions): Promise<TestRunResult>
  * read from an output that lost its beginning (a sum over packages may have
  * lost some) counts no test, so it is never a pass.
  */
-function exitCodeEvidence(name: string, run: ProcessRun, timeoutMs: number): ReportEvidence {
+function exitCodeEvidence(name: string, run: ProcessRun, timeoutMs: number, summary: TestSummary | undefined): ReportEvidence {
   const check = commandCheckResult(name, run, timeoutMs);
-  const summary = run.timedOut ? undefined : readTestSummary(run.output);
   if (summary === undefined) return evidenceFromChecks([check]);
   if (summary.ran === 0 && run.outputTruncated) {
     // A sum over packages may have lost the ones that ran: not a count to trust, and never a pass.
@@ -177,7 +176,7 @@ function notStartedDetail(run: ProcessRun): string | undefined {
   if (run.timedOut || run.exitCode === null || run.exitCode === 0) return undefined;
   const script = NPM_MISSING_SCRIPT.exec(run.output);
   if (script !== null) return `npm has no "${script[1]}" script`;
-  const last = lastOutputLine(run.output);
+  const last = lastLine(run.output);
   if (run.exitCode === 127) return `exit code 127: the shell found no such command${last === '' ? '' : `: ${last}`}`;
   if (run.exitCode === 126) return `exit code 126: the shell could not execute it${last === '' ? '' : `: ${last}`}`;
   return undefined;
@@ -207,11 +206,6 @@ async function missingNpmScript(options: RunTestsOptions, run: ProcessRun): Prom
   return has ? undefined : `npm has no "${script}" script`;
 }
 
-function lastOutputLine(output: string): string {
-  const lines = output.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
-  const line = lines[lines.length - 1] ?? '';
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-}
 
 function applyExitRules(evidence: ReportEvidence, run: ProcessRun, timeoutMs: number): ReportEvidence {
   if (run.spawnError !== undefined || evidence.reason === 'spawn_failed') return evidence;

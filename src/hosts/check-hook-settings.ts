@@ -74,7 +74,7 @@ function checkTimeout(host: HookHost, value: unknown, deadlineMs: number): HookT
 }
 
 /** A settings check as one line for a person, with how much it matters. */
-export interface HookSettingsLine {
+interface HookSettingsLine {
   readonly status: 'ok' | 'warning' | 'problem';
   readonly text: string;
 }

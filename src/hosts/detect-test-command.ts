@@ -16,7 +16,7 @@ export interface DetectedTestCommand {
 /** The JSON report the proposed vitest and jest commands write, inside the ignored `.stopwise` folder. */
 export const INIT_REPORT_PATH = '.stopwise/test-report.json';
 /** The TAP report a `node --test` script that sets its own reporter gets beside it. */
-export const INIT_TAP_PATH = '.stopwise/test-report.tap';
+const INIT_TAP_PATH = '.stopwise/test-report.tap';
 /** The JUnit XML report the proposed pytest commands write. */
 export const INIT_JUNIT_PATH = '.stopwise/junit.xml';
 

@@ -5,7 +5,7 @@ import { DEFAULT_JUDGE_TIMEOUT_MS } from './stopwise-config-defaults.js';
 import type { StopwiseConfig } from './stopwise-config.js';
 
 /** Retries per request: a stop hook has its host's timeout to keep, so one retry, not the clients' default two. */
-export const HOOK_MAX_RETRIES = 1;
+const HOOK_MAX_RETRIES = 1;
 
 /**
  * The client `judge` configures, as the stop hook makes it: one retry, no

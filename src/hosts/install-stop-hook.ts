@@ -15,7 +15,7 @@ export const LOCAL_STOPWISE_BIN = 'node_modules/stopwise/dist/bin/stopwise.js';
 const NPX_NO_INSTALL = ['--offline', '--no-install', 'stopwise', 'hook'] as const;
 
 /** What the fallback prints when npx could not run an installed stopwise. */
-export const STOPWISE_NOT_INSTALLED_MESSAGE =
+const STOPWISE_NOT_INSTALLED_MESSAGE =
   'stopwise: the stop hook did not run through npx (is stopwise installed? the hook never downloads it: npm i -D stopwise); the stop goes ahead unchecked';
 
 /**

@@ -6,7 +6,7 @@ import { readJsonFile } from './read-json-file.js';
 const CALIBRATION_FILE_KEYS: ReadonlySet<string> = new Set(['policy', 'calibration', 'byTaskType']);
 
 /** Options of {@link loadPolicyFile}. */
-export interface LoadPolicyFileOptions {
+interface LoadPolicyFileOptions {
   /** Use the `byTaskType` entry of this task type instead of the overall policy. */
   readonly taskType?: string;
 }

@@ -7,18 +7,9 @@ import type { HookHost } from '../../src/hosts/hook-host.js';
 import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../../src/hosts/install-stop-hook.js';
 import { chatBody } from '../judge/loopback-server.js';
 import { startLoopbackDecisionModel, systemOneAnswer, type LoopbackReply } from '../hosts/loopback-decision-model.js';
-import { runCli, type CliRun } from './run-cli.js';
+import { HOOK_FREE_ENV, runCli, type CliRun } from './run-cli.js';
 
-const ENV: NodeJS.ProcessEnv = {
-  ...process.env,
-  CLAUDE_PROJECT_DIR: undefined,
-  CURSOR_PROJECT_DIR: undefined,
-  NODE_TEST_CONTEXT: undefined,
-  SYSTEM_ONE_API_KEY: undefined,
-  SYSTEM_ONE_BASE_URL: undefined,
-  SYSTEM_ONE_MODEL: undefined,
-  OPENAI_API_KEY: undefined,
-};
+const ENV = HOOK_FREE_ENV;
 const KEY = 'sk-doctor-secret-7f3a9c';
 const GREEN_TAP = "printf 'TAP version 13\\n1..2\\nok 1 - login works\\nok 2 - auth > rejects expired token\\n'";
 const NODE_TESTS = { command: 'node', args: ['--test', '--test-reporter=tap'] };

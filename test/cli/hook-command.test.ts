@@ -8,17 +8,9 @@ import type { HookHost } from '../../src/hosts/hook-host.js';
 import { hostOutputProblems } from '../hosts/host-output-schemas.js';
 import { isRunning } from '../hosts/is-running.js';
 import { startLoopbackDecisionModel, systemOneAnswer, type LoopbackReply, type ReceivedRequest } from '../hosts/loopback-decision-model.js';
-import { runCli, type CliRun } from './run-cli.js';
+import { HOOK_FREE_ENV, runCli, type CliRun } from './run-cli.js';
 
-const ENV: NodeJS.ProcessEnv = {
-  ...process.env,
-  CLAUDE_PROJECT_DIR: undefined,
-  CURSOR_PROJECT_DIR: undefined,
-  NODE_TEST_CONTEXT: undefined,
-  SYSTEM_ONE_API_KEY: undefined,
-  SYSTEM_ONE_BASE_URL: undefined,
-  SYSTEM_ONE_MODEL: undefined,
-};
+const ENV = HOOK_FREE_ENV;
 
 const RED = "printf 'TAP version 13\\n1..3\\nok 1 - login works\\nnot ok 2 - auth > rejects expired token\\nnot ok 3 - auth > refreshes\\n'; exit 1";
 const GREEN = "printf 'TAP version 13\\n1..2\\nok 1 - login works\\nok 2 - auth > rejects expired token\\n'";

@@ -3,6 +3,18 @@ import { join } from 'node:path';
 
 export const CLI = join(import.meta.dirname, '../../dist/bin/stopwise.js');
 
+/** This process's environment without what a host or a decision model would set: a hook or doctor run sees only what a test gives it. */
+export const HOOK_FREE_ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  CLAUDE_PROJECT_DIR: undefined,
+  CURSOR_PROJECT_DIR: undefined,
+  NODE_TEST_CONTEXT: undefined,
+  SYSTEM_ONE_API_KEY: undefined,
+  SYSTEM_ONE_BASE_URL: undefined,
+  SYSTEM_ONE_MODEL: undefined,
+  OPENAI_API_KEY: undefined,
+};
+
 export interface CliRun {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;

@@ -79,10 +79,18 @@ export function needsJudgement(policy: StopPolicyDocument, state: StopState, eve
   const compiled = compileStopPolicy(policy);
   assertStopState(state);
   assertStopEvent(event);
+  return 'pending' in evaluateRules(compiled, eventContext(compiled, state, event));
+}
+
+/**
+ * What the conditions read for `event` after `state` (its prior state when it
+ * replays the last step), without deciding: for `needsJudgement`, and for
+ * tests that evaluate conditions on one event.
+ */
+export function eventContext(compiled: CompiledPolicy, state: StopState, event: StopEvent): EvaluationContext {
   const base = event.step === state.step && state.last !== undefined ? state.last.prior : coreOf(state);
   const fingerprint = fingerprintProgress(event.tests ?? NO_TESTS, event.output ?? '');
-  const advanced = advance(base, event, fingerprint, compiled);
-  return 'pending' in evaluateRules(compiled, contextOf(advanced, base.retries, event));
+  return contextOf(advance(base, event, fingerprint, compiled), base.retries, event);
 }
 
 function decideAfter(

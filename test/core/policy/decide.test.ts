@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fingerprintProgress } from '../../../src/core/fingerprint.js';
 import { compileDocument } from '../../../src/core/policy/compile-stop-policy.js';
-import { decide, evaluateRules, needsJudgement } from '../../../src/core/policy/decide.js';
+import { decide, evaluateRules, eventContext, needsJudgement } from '../../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
 import type { StopDecision } from '../../../src/core/policy/stop-decision.js';
@@ -283,20 +282,7 @@ describe('decide: properties', { timeout: 180_000 }, () => {
   // One condition on one event, compiled without the parse (the document is built here, not read): a case costs microseconds.
   const holds = (when: StopCondition, event: StopEvent): boolean | undefined => {
     const compiled = compileDocument({ version: 1, rules: [{ id: 'r', when, then: { kind: 'stop', exit: 'success', reason: 'held' } }] });
-    const result = evaluateRules(compiled, {
-      step: event.step,
-      totals: { inputTokens: event.usage?.inputTokens ?? 0, outputTokens: event.usage?.outputTokens ?? 0, cost: event.usage?.cost ?? 0, toolErrors: 0, judgeCalls: 0, judgeCost: 0 },
-      elapsedMs: event.elapsedMs ?? 0,
-      fingerprints: [fingerprintProgress(event.tests ?? { passed: false, failed: [], ran: 0 }, event.output ?? '')],
-      retries: 0,
-      tests: event.tests,
-      probabilities: event.probabilities,
-      signal: event.signal,
-      verification: event.verification,
-      checks: event.checks,
-      human: event.human,
-      tree: event.tree,
-    });
+    const result = evaluateRules(compiled, eventContext(compiled, initialStopState(SEED_STOP_POLICY), event));
     return 'pending' in result ? undefined : result.decision.kind === 'stop';
   };
   // A light event: what the random conditions read, with nothing they do not.

@@ -3,7 +3,7 @@ import type { CompletionAction, EvidenceAction } from './completion-action.js';
 import { lowestCriterion, type CriterionProbabilities } from './criterion-probabilities.js';
 import type { EvaluationContext } from './policy/compile-stop-policy.js';
 import { evaluateRules } from './policy/decide.js';
-import { SEED_TEMPLATE } from './policy/seed-stop-policy.js';
+import { seedTemplate } from './policy/seed-stop-policy.js';
 import { ZERO_TOTALS } from './policy/stop-state.js';
 import { toCompletionAction } from './policy/to-completion-action.js';
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from './stop-policy.js';
@@ -23,11 +23,8 @@ export function decideFromEvidence(
   loop: AgentLoopState,
   policy: StopPolicy = DEFAULT_POLICY,
 ): EvidenceAction | undefined {
-  assertStopPolicy(policy);
-  assertTestEvidence(tests);
-  assertLoopState(loop);
-  const result = evaluateRules(SEED_TEMPLATE, loopContext(loop, tests, undefined, policy), false);
-  return 'pending' in result ? undefined : (toCompletionAction(result.decision, policy) as EvidenceAction);
+  const action = evaluateSeed(tests, loop, undefined, policy);
+  return action === undefined ? undefined : (action as EvidenceAction);
 }
 
 /**
@@ -63,13 +60,28 @@ export function decideCompletionAction(
   loop: AgentLoopState,
   policy: StopPolicy = DEFAULT_POLICY,
 ): CompletionAction {
+  // Probabilities are checked first, as the table always did: a bad one throws whatever rule would fire.
   lowestCriterion(probabilities);
+  const action = evaluateSeed(tests, loop, probabilities, policy);
+  if (action === undefined) throw new TypeError('the seed preset could not decide with the probabilities given');
+  return action;
+}
+
+/**
+ * The seed preset on one loop state, as a `CompletionAction`: `undefined`
+ * when it needs probabilities it was not given (rules 4 to 8).
+ */
+function evaluateSeed(
+  tests: TestEvidence,
+  loop: AgentLoopState,
+  probabilities: CriterionProbabilities | undefined,
+  policy: StopPolicy,
+): CompletionAction | undefined {
   assertStopPolicy(policy);
   assertTestEvidence(tests);
   assertLoopState(loop);
-  const result = evaluateRules(SEED_TEMPLATE, loopContext(loop, tests, probabilities, policy), false);
-  if ('pending' in result) throw new TypeError(`rule "${result.pending}" could not be decided with the probabilities given`);
-  return toCompletionAction(result.decision, policy);
+  const result = evaluateRules(seedTemplate(), loopContext(loop, tests, probabilities, policy), false);
+  return 'pending' in result ? undefined : toCompletionAction(result.decision, policy);
 }
 
 function loopContext(loop: AgentLoopState, tests: TestEvidence, probabilities: CriterionProbabilities | undefined, policy: StopPolicy): EvaluationContext {

@@ -28,19 +28,25 @@ export function seedStopPolicy(policy: StopPolicy = DEFAULT_POLICY): StopPolicyD
   return parseStopPolicy(seedRules(policy));
 }
 
+// Compiled on first use, not when the main entry is imported.
+let template: CompiledPolicy | undefined;
+
 /**
  * The seed preset compiled once, its numbers read from the context's
  * `params` at each decision: the action table's projection, which any set of
  * numbers reaches without a compile.
  */
-export const SEED_TEMPLATE: CompiledPolicy = compileDocument(
-  seedRules({
-    doneThreshold: { param: 'doneThreshold' },
-    midBandLow: { param: 'midBandLow' },
-    maxSteps: { param: 'maxSteps' },
-    stallRounds: { param: 'stallRounds' },
-  } as unknown as StopPolicy),
-);
+export function seedTemplate(): CompiledPolicy {
+  template ??= compileDocument(
+    seedRules({
+      doneThreshold: { param: 'doneThreshold' },
+      midBandLow: { param: 'midBandLow' },
+      maxSteps: { param: 'maxSteps' },
+      stallRounds: { param: 'stallRounds' },
+    } as unknown as StopPolicy),
+  );
+  return template;
+}
 
 /** The seed preset's document for the numbers given (plain numbers, or parameter references for the template). */
 export function seedRules(policy: StopPolicy): StopPolicyDocument {

@@ -46,11 +46,13 @@ export type {
   HumanState,
   StallDetectorName,
   ConditionKind,
+  StepHistoryCondition,
 } from './core/policy/stop-policy-document.js';
 export type { StopEvent, StopEventUsage, StopEventHuman } from './core/policy/stop-event.js';
 export type {
   StopDecision,
   StopDecisionKind,
+  StopDecisionBase,
   DecideResult,
   DecisionValue,
   DecisionValues,

@@ -24,6 +24,11 @@ export { StopPolicyError, isStopPolicyError } from './core/policy/stop-policy-er
 export { SEED_STOP_POLICY, seedStopPolicy } from './core/policy/seed-stop-policy.js';
 export { toCompletionAction } from './core/policy/to-completion-action.js';
 export { describeDecision } from './core/policy/describe-decision.js';
+export { agentLoopPolicy, policyBudgetLimits } from './core/policy/agent-loop-policy.js';
+export type { HumanTimeoutPolicy } from './core/policy/agent-loop-policy.js';
+export { policyReadsCriteria } from './core/policy/policy-reads-criteria.js';
+export { toStopOutcome } from './core/policy/to-stop-outcome.js';
+export type { StopOutcomeFacts, StopDecisionOf } from './core/policy/to-stop-outcome.js';
 export { formatUnmet } from './core/policy/compile-stop-policy.js';
 export {
   STOP_POLICY_VERSION,
@@ -114,6 +119,7 @@ export type {
   OutcomeError,
   FailurePhase,
   TurnRecord,
+  TurnDecision,
   TurnUsage,
   HumanExchange,
   Verification,
@@ -143,6 +149,7 @@ export type {
   TurnResult,
   DoneClaim,
   LoopCallContext,
+  JudgementRequest,
 } from './loop/run-agent-loop.js';
 export { booleanQuestion, doneCriteria } from './judge/boolean-question.js';
 export type {

@@ -143,6 +143,11 @@ export { parseFinishSignal } from './loop/parse-finish-signal.js';
 export type { FinishSignalResult, FinishSignalError } from './loop/parse-finish-signal.js';
 export type { FinishToolInputSchema } from './loop/finish-tool.js';
 export { runAgentLoop, DEFAULT_HUMAN_TIMEOUT_MS } from './loop/run-agent-loop.js';
+export { runManualCompletionLoop } from './loop/run-manual-completion-loop.js';
+export type { ManualCompletionLoopOptions } from './loop/run-manual-completion-loop.js';
+export type { CompletionDecision, CompletionLoopResult, RetryFeedback as CompletionRetry } from './loop/completion-loop.js';
+export { describeRetry } from './loop/describe-retry.js';
+export type { RetryDetails } from './loop/describe-retry.js';
 export type {
   RunAgentLoopOptions,
   TurnState,

@@ -1,5 +1,8 @@
 import type { StopCondition } from 'ai';
 import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
+import { assertStepCap } from '../../loop/completion-loop.js';
+
+export { assertStepCap };
 
 /**
  * The hard step limit as an AI SDK stop condition: true once the loop has run
@@ -11,11 +14,4 @@ import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
 export function hardCapStopWhen(maxSteps: number = MAX_AGENT_STEPS): StopCondition<any> {
   assertStepCap(maxSteps);
   return ({ steps }) => steps.length >= maxSteps;
-}
-
-/** Throws a `TypeError` unless `maxSteps` is a positive integer. */
-export function assertStepCap(maxSteps: unknown): asserts maxSteps is number {
-  if (typeof maxSteps !== 'number' || !Number.isInteger(maxSteps) || maxSteps < 1) {
-    throw new TypeError(`maxSteps must be a positive integer, got ${String(maxSteps)}`);
-  }
 }

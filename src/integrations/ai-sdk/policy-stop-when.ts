@@ -15,7 +15,10 @@ import type { TestEvidence } from '../../core/test-evidence.js';
 import { askDecisionModel, assertEvaluationClient } from '../../judge/check-completion.js';
 import { createCompletionRequest } from '../../judge/completion-request.js';
 import type { EvaluationClient, EvaluationQuestions } from '../../judge/evaluation-client.js';
+import { FINISH_TOOL_NAME } from '../../loop/finish-tool.js';
+import { parseFinishSignal } from '../../loop/parse-finish-signal.js';
 import { stallStepsFromAiSdkStep } from '../../providers/ai-sdk-stall-steps.js';
+import type { FinishSignal } from '../../core/finish-signal.js';
 import type { CompletionDecision } from './completion-loop.js';
 import { stepProgressText, stepsText } from './step-text.js';
 
@@ -70,7 +73,7 @@ export interface PolicyStopWhenOptions<TOOLS extends ToolSet = any, POLICY exten
  * event is the step number, the test evidence, the step's text and tool calls
  * (the seed's progress fingerprint), the step's tool calls and results as
  * `steps` (`stallStepsFromAiSdkStep`, for a `step_history` stall rule), its
- * token usage and tool errors. The decision model is asked only when
+ * token usage and tool errors, and its call of the `finish` tool as `signal`. The decision model is asked only when
  * `needsJudgement` says the decision depends on it. A `stop` decision stops
  * the loop; `retry` and `continue` let it go on, if the model goes on: a stop
  * condition can end a loop early but never force another step.
@@ -112,6 +115,8 @@ export function policyStopWhen<TOOLS extends ToolSet = any, POLICY extends StopP
       usage: stepUsage(last),
       ...(tests === undefined ? {} : { tests }),
     };
+    const signal = finishSignalOf(last);
+    if (signal !== undefined) event = { ...event, signal };
     let model: string | undefined;
     if (needsJudgement(policy, state, event)) {
       const output = options.readOutput === undefined ? stepsText(steps) : options.readOutput(steps);
@@ -140,6 +145,19 @@ function report(decision: StopDecision, event: StopEvent, model: string | undefi
   if (numbers === undefined) return { ...decision, ...judged };
   const action = toCompletionAction(decision, numbers);
   return judged.evaluated ? { ...(action as CompletionAction), ...judged, decision } : { ...(action as EvidenceAction), evaluated: false, decision };
+}
+
+/**
+ * The finish signal of a step: its call of the `finish` tool (`aiSdkFinishTool`), read with
+ * `parseFinishSignal`. A malformed call is not a signal; the tool's own result tells the model why.
+ */
+function finishSignalOf(step: StepResult<any>): FinishSignal | undefined {
+  for (const call of step.toolCalls ?? []) {
+    if (call.toolName !== FINISH_TOOL_NAME) continue;
+    const parsed = parseFinishSignal(call.input);
+    if (parsed.ok) return parsed.signal;
+  }
+  return undefined;
 }
 
 function isDocument(policy: StopPolicy | StopPolicyDocument): policy is StopPolicyDocument {

@@ -324,7 +324,7 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOu
         record.decision = { kind: decision.kind, rule: decision.rule, reason: decision.reason };
         if (onDecision !== undefined) await onDecision(decision, event);
         if (decision.kind === 'stop') {
-          return end(toStopOutcome(decision, { ...base(), signal, human: exchange, finalAnswer: lastWrapUpText }));
+          return end(toStopOutcome(decision, { ...base(), signal, human: exchange, finalAnswer: lastWrapUpText, budget: options.limits }));
         }
         if (verification?.ok === false) unmet = verification.unmet;
         if (decision.kind === 'retry') feedback = decision.feedback;

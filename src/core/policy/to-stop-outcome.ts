@@ -16,6 +16,11 @@ export interface StopOutcomeFacts extends OutcomeBase {
   readonly human?: HumanExchange | undefined;
   /** The text of the last turn when it was a wrap-up turn. */
   readonly finalAnswer?: string | undefined;
+  /**
+   * The limits the policy was built from (`agentLoopPolicy(limits)`): a limit outcome reports their `max` as
+   * given (a fractional step cap, which the policy holds as the next integer).
+   */
+  readonly budget?: BudgetLimits | undefined;
 }
 
 /** How each engine limit is reported on a `LimitOutcome`: its kind and, for a budget limit, its key. */
@@ -63,7 +68,8 @@ export function toStopOutcome(decision: StopDecisionOf<'stop'>, facts: StopOutco
       if (compared === undefined) return { ...base, exit: 'limit', limit: 'steps', source: 'budget', used: facts.steps, max: null, ...finalAnswer };
       const [name, used, max] = compared;
       const [limit, key] = LIMIT_OUTCOME[name];
-      return { ...base, exit: 'limit', limit, source: 'budget', ...(key === undefined ? {} : { key }), used, max, ...finalAnswer };
+      const given = key === undefined ? undefined : facts.budget?.[key];
+      return { ...base, exit: 'limit', limit, source: 'budget', ...(key === undefined ? {} : { key }), used, max: given ?? max, ...finalAnswer };
     }
     case 'gave_up':
       return { ...base, exit: 'gave_up', note: note('give_up') };

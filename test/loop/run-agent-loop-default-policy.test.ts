@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runAgentLoop, type BudgetLimits, type RunAgentLoopOptions, type StopOutcome, type TurnResult } from '../../src/index.js';
-import { runAgentLoop as baselineRunAgentLoop } from './run-agent-loop-baseline.js';
+import { runAgentLoop as baselineRunAgentLoop, type RunAgentLoopOptions as BaselineOptions } from './run-agent-loop-baseline.js';
 
 /** One scripted turn: what it used, how long it took on the injected clock, and what it said. */
 interface ScriptedTurn {
@@ -105,7 +105,7 @@ describe('runAgentLoop with limits decides as it did before the stop engine', ()
   it('gives the same outcome, trace and usage as the baseline on random scripts', async () => {
     await fc.assert(
       fc.asyncProperty(script, async (s) => {
-        const [now, before] = await Promise.all([runAgentLoop(optionsOf(s)), baselineRunAgentLoop(optionsOf(s))]);
+        const [now, before] = await Promise.all([runAgentLoop(optionsOf(s)), baselineRunAgentLoop(optionsOf(s) as BaselineOptions)]);
         expect(comparable(now)).toEqual(comparable(before));
       }),
       { numRuns: 2_000 },

@@ -117,9 +117,10 @@ const policyStopWhenRunner: StopScenarioRunner = {
   async run(scenario) {
     const events = scenario.events;
     const at = (index: number): StopEvent => events[index] as StopEvent;
-    const model = new MockLanguageModelV3({
+    let generated = 0;
+    const model: MockLanguageModelV3 = new MockLanguageModelV3({
       doGenerate: async () => {
-        const index = model.doGenerateCalls.length - 1;
+        const index = generated++;
         const event = at(index);
         const calls = (event.steps ?? []).map((step, k) => ({ type: 'tool-call' as const, toolCallId: `call-${index}-${k}`, toolName: step.tool as string, input: JSON.stringify(step.input ?? {}) }));
         if (event.signal != null) calls.push({ type: 'tool-call', toolCallId: `finish-${index}`, toolName: FINISH_TOOL_NAME, input: JSON.stringify(event.signal) });

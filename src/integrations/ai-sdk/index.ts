@@ -2,6 +2,7 @@ export { hardCapStopWhen } from './hard-cap-stop-when.js';
 export { createCompletionStopWhen, completionStopWhen } from './completion-stop-when.js';
 export type { DoneCheck } from './completion-stop-when.js';
 export { policyStopWhen } from './policy-stop-when.js';
+export { toStopWhenAnswer } from './to-stop-when-answer.js';
 export type { PolicyStopWhenOptions, PolicyStopWhenDecision, PolicyDocumentDecision } from './policy-stop-when.js';
 export { createCompletionAgent } from './completion-agent.js';
 export type { CompletionAgentSettings } from './completion-agent.js';

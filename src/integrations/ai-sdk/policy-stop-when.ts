@@ -21,6 +21,7 @@ import { stallStepsFromAiSdkStep } from '../../providers/ai-sdk-stall-steps.js';
 import type { FinishSignal } from '../../core/finish-signal.js';
 import type { CompletionDecision } from './completion-loop.js';
 import { stepProgressText, stepsText } from './step-text.js';
+import { toStopWhenAnswer } from './to-stop-when-answer.js';
 
 /**
  * A decision of a policy document as `onDecision` sees it: the engine's
@@ -135,7 +136,7 @@ export function policyStopWhen<TOOLS extends ToolSet = any, POLICY extends StopP
     runs.set(first, decided.state);
     const decision = decided.decision;
     await options.onDecision?.(report(decision, event, model, numbers) as PolicyStopWhenDecision<POLICY>);
-    return decision.kind === 'stop';
+    return toStopWhenAnswer(decision);
   };
 }
 

@@ -209,7 +209,7 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOu
   const elapsed = (): number => Math.max(0, now() - startedAt);
   const withClock = (): BudgetUsage => ({ ...usage, wallClockMs: elapsed() });
   const base = (): OutcomeBase => ({ steps: usage.steps, usage, text: lastText, trace });
-  // Every way out of the run passes here, once.
+  // Every way out of the run passes here, once, with the outcome (and its decision when a rule ended the run).
   const end = (outcome: StopOutcome): StopOutcome => outcome;
 
   try {

@@ -101,7 +101,7 @@ export interface RunAgentLoopOptions {
    * Checks a `done` claim with code: `{ ok: true }` or `{ ok: false, unmet: [...] }`; the answer is the
    * event's `verification`. Required with `limits`; optional with a `policy` (whose rules may read other evidence).
    */
-  readonly verify?: (claim: DoneClaim, context: LoopCallContext) => Verification | Promise<Verification>;
+  readonly verify?: ((claim: DoneClaim, context: LoopCallContext) => Verification | Promise<Verification>) | undefined;
   /** Asks a person; resolves to the answer. Without it a `need_help` ends the run at once. */
   readonly askHuman?: (question: string, context: LoopCallContext) => string | Promise<string>;
   /**
@@ -119,9 +119,9 @@ export interface RunAgentLoopOptions {
    * `needsJudgement` says the policy's decision depends on it; each call counts one `judgeCalls`.
    * Required when the policy has a `criteria` condition.
    */
-  readonly evaluateCriteria?: (request: JudgementRequest, context: LoopCallContext) => CriterionProbabilities | Promise<CriterionProbabilities>;
+  readonly evaluateCriteria?: ((request: JudgementRequest, context: LoopCallContext) => CriterionProbabilities | Promise<CriterionProbabilities>) | undefined;
   /** Sees every decision, in order, with the event it decided; awaited before the run goes on. */
-  readonly onDecision?: (decision: StopDecision, event: StopEvent) => void | PromiseLike<void>;
+  readonly onDecision?: ((decision: StopDecision, event: StopEvent) => void | PromiseLike<void>) | undefined;
   /** The clock, in milliseconds; default `Date.now`. */
   readonly now?: () => number;
   /** Aborts the run: it ends as `failed` with an `AbortError`, keeping its state. */

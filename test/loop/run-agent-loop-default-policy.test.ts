@@ -110,7 +110,7 @@ describe('runAgentLoop with limits decides as it did before the stop engine', ()
       }),
       { numRuns: 2_000 },
     );
-  });
+  }, 120_000);
 
   it('names the deciding rule on every exit the policy decided, and on each turn record', async () => {
     const outcome = await runAgentLoop({

@@ -97,7 +97,12 @@ export function policyStopWhen<TOOLS extends ToolSet = any, POLICY extends StopP
   const numbers = options.policy === undefined || !isDocument(options.policy) ? ((options.policy as StopPolicy | undefined) ?? DEFAULT_POLICY) : undefined;
   const policy = numbers === undefined ? (options.policy as StopPolicyDocument) : seedStopPolicy(numbers);
   initialStopState(policy);
-  if (options.client !== undefined || policyReadsCriteria(policy)) assertEvaluationClient(options.client as EvaluationClient);
+  if (options.client !== undefined || policyReadsCriteria(policy)) {
+    assertEvaluationClient(options.client as EvaluationClient);
+    if (typeof options.task !== 'string' || !Array.isArray(options.acceptance)) {
+      throw new TypeError('policyStopWhen needs the task and the acceptance criteria the decision model judges the output against');
+    }
+  }
   if (options.readTests !== undefined ? typeof options.readTests !== 'function' : numbers !== undefined) {
     throw new TypeError('policyStopWhen needs a readTests(steps) function');
   }

@@ -184,5 +184,6 @@ describe('policyStopWhen', () => {
     expect(result.steps).toHaveLength(3);
     expect(decisions.at(-1)).toMatchObject({ kind: 'stop', exit: 'limit', rule: 'tokens', evaluated: false, values: { totalTokens: 54, maxTotalTokens: 50 } });
     expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, readTests: ws.readTests })).toThrow(/client must be an EvaluationClient/);
+    expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, client: createScriptedClient([]), readTests: ws.readTests })).toThrow(/needs the task and the acceptance/);
   });
 });

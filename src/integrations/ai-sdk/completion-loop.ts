@@ -10,6 +10,8 @@ import type { CriterionProbabilities } from '../../core/criterion-probabilities.
 import { DEFAULT_POLICY, createStopPolicy, type StopPolicy } from '../../core/stop-policy.js';
 import { assertTestEvidence, type TestEvidence } from '../../core/test-evidence.js';
 import { describeValue } from '../../core/describe-value.js';
+import { fromCompletionAction } from '../../core/policy/from-completion-action.js';
+import { notifyStopEnd } from '../../core/stop-observer.js';
 import { assertStepCap } from './hard-cap-stop-when.js';
 
 /**
@@ -88,6 +90,7 @@ export async function driveCompletionLoop(driver: CompletionLoopDriver): Promise
       retry = { action: decision, feedback: driver.explain(decision, tests) };
       continue;
     }
+    notifyStopEnd({ driver: 'ai-sdk', decision: fromCompletionAction(decision) });
     return { action: decision.action, reason: decision.reason, text, step, decision };
   }
 }

@@ -3,6 +3,8 @@ import { advanceLoopState, initialLoopState, type AgentLoopState } from '../../c
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from '../../core/stop-policy.js';
 import { assertTestEvidence, type TestEvidence } from '../../core/test-evidence.js';
 import { describeValue } from '../../core/describe-value.js';
+import { fromCompletionAction } from '../../core/policy/from-completion-action.js';
+import { notifyStopEnd } from '../../core/stop-observer.js';
 import { assertEvaluationClient } from '../../judge/check-completion.js';
 import { decideCompletionAfterEvaluate } from '../../judge/decide-completion-after-evaluate.js';
 import type { EvaluationClient, EvaluationQuestions } from '../../judge/evaluation-client.js';
@@ -77,6 +79,7 @@ export function policyStopWhen<TOOLS extends ToolSet = any>(options: PolicyStopW
       ...(options.questions === undefined ? {} : { questions: options.questions }),
     });
     await options.onDecision?.(decision);
+    if (decision.action !== 'retry') notifyStopEnd({ driver: 'ai-sdk', decision: fromCompletionAction(decision) });
     return decision.action !== 'retry';
   };
 }

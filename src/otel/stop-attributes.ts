@@ -31,11 +31,12 @@ export function decisionEventAttributes(decision: StopDecision, step: number, to
   if (decision.rule !== null) attributes['stopwise.rule'] = decision.rule;
   if (decision.kind === 'stop') attributes['stopwise.exit'] = decision.exit;
   if (policy !== undefined) attributes['stopwise.policy'] = policy;
-  if (totals !== undefined) {
+  if (totals !== undefined && totals.judgeCalls > 0) {
     attributes['stopwise.judge.calls'] = totals.judgeCalls;
     attributes['stopwise.judge.cost'] = totals.judgeCost;
   }
-  addValues(attributes, decision.values);
+  // `step` is always among the values: the event carries it once, as `stopwise.step`.
+  addValues(attributes, decision.values, 'step');
   return attributes;
 }
 
@@ -140,10 +141,19 @@ function outcomeValues(outcome: StopOutcome): DecisionValues {
   }
 }
 
-function addValues(attributes: Attributes, values: DecisionValues): void {
+// The prefixed names, made once per value name rather than once per decision.
+const prefixed = new Map<string, string>();
+
+function addValues(attributes: Attributes, values: DecisionValues, skip?: string): void {
   for (const name in values) {
-    if (!Object.hasOwn(values, name)) continue;
+    if (name === skip || !Object.hasOwn(values, name)) continue;
     const value = values[name];
-    if (value !== null && value !== undefined) attributes[VALUE_PREFIX + name] = value as AttributeValue;
+    if (value === null || value === undefined) continue;
+    let key = prefixed.get(name);
+    if (key === undefined) {
+      key = VALUE_PREFIX + name;
+      if (prefixed.size < 1_000) prefixed.set(name, key);
+    }
+    attributes[key] = value as AttributeValue;
   }
 }

@@ -49,7 +49,7 @@ let installed: StopObserver | undefined;
  * Calling it again replaces the options. Without it nothing is recorded.
  *
  * @example
- * import { enableStopTelemetry } from 'stopwise/otel';
+ * // after registering the OpenTelemetry SDK:
  * enableStopTelemetry({ agentName: 'fixer', taskType: 'bugfix' });
  */
 export function enableStopTelemetry(options: StopTelemetryOptions = {}): void {

@@ -186,4 +186,25 @@ describe('stop telemetry around runAgentLoop', () => {
     disableStopTelemetry();
     expect(setStopObserver(undefined)).toBe(other);
   });
+
+  it('keeps the run attributes and the metrics and drops the per-decision events with decisionEvents: false', async () => {
+    enableStopTelemetry({ decisionEvents: false });
+    await sdk.tracer.startActiveSpan('run', async (span) => {
+      const result = decide(SEED_STOP_POLICY, initialStopState(SEED_STOP_POLICY), { step: 1, tests: PASS, probabilities: { a: 0.99 } });
+      notifyStopEnd({ driver: 'custom', decision: result.decision, taskType: 'given' });
+      span.end();
+    });
+    const [run] = sdk.spans();
+    expect(run?.events).toEqual([]);
+    expect(run?.attributes).toMatchObject({ 'stopwise.exit': 'success', 'stopwise.task_type': 'given' });
+    await sdk.collect();
+    expect(sdk.points('stopwise.stops').map((point) => point.attributes['stopwise.task_type'])).toEqual(['given']);
+  });
+
+  it('refuses options of the wrong type', () => {
+    expect(() => enableStopTelemetry({ taskType: 3 as never })).toThrow(/taskType must be a string or a function/);
+    expect(() => enableStopTelemetry({ agentName: {} as never })).toThrow(/agentName must be a string/);
+    expect(() => enableStopTelemetry(null as never)).toThrow(TypeError);
+    expect(isStopTelemetryEnabled()).toBe(false);
+  });
 });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BudgetLimitKind } from '../../src/core/budget.js';
 import {
@@ -215,3 +217,25 @@ function asStop(meaning: ReturnType<typeof fromExternalStopReason>): StopOutcome
   if (meaning.exit === 'failed') return meaning.aborted === true ? (OUTCOMES.aborted as StopOutcome) : (OUTCOMES.failed as StopOutcome);
   return OUTCOMES[meaning.exit] as StopOutcome;
 }
+
+describe('the crosswalk table of docs/telemetry.md', () => {
+  it('says what toExternalStopReason does, row by row', () => {
+    const page = readFileSync(join(import.meta.dirname, '../../docs/telemetry.md'), 'utf8');
+    const section = page.slice(page.indexOf('| stopwise | Claude Agent SDK'));
+    const lines = section.split('\n').filter((line) => line.startsWith('| ')).slice(2);
+    const rowName = (label: string) =>
+      ({ 'need_help, stalled': 'stalled', 'failed, aborted': 'aborted', 'limit: wall clock': 'limit wall_clock', 'limit: tool errors': 'limit tool_errors' })[label] ??
+      label.replace('limit: ', 'limit ');
+    const cell = (text: string) => {
+      const value = text.replace(/\(.*\)/, '').replaceAll('`', '').replaceAll('*', '').trim();
+      return value === 'null' ? null : value;
+    };
+    const documented = Object.fromEntries(
+      lines.map((line) => {
+        const [label = '', ...cells] = line.split('|').slice(1, -1).map((part) => part.trim());
+        return [rowName(label), Object.fromEntries(STOP_VOCABULARIES.map((vocabulary, index) => [vocabulary, cell(cells[index] ?? '')]))];
+      }),
+    );
+    expect(documented).toEqual(TABLE);
+  });
+});

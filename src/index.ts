@@ -197,3 +197,17 @@ export { parseRunTrace, formatRunTraceError } from './replay/run-trace.js';
 export type { RunTrace, RunTraceHeader, RunTraceStep, RunTraceError, RunTraceResult } from './replay/run-trace.js';
 export { replayRun, summarizeReplays } from './replay/replay-run.js';
 export type { ReplayResult, ReplayedStep, ReplaySummary } from './replay/replay-run.js';
+export { setStopObserver, notifyStopEnd } from './core/stop-observer.js';
+export type { StopObserver, StopRunEnd, StopDriver, JudgeCallNotice } from './core/stop-observer.js';
+export { toExternalStopReason, fromExternalStopReason, STOP_VOCABULARIES } from './core/external-stop-reason.js';
+export type {
+  StopVocabulary,
+  ExternalStopVocabularies,
+  StopMeaning,
+  ClaudeAgentSdkSubtype,
+  A2aTaskState,
+  AcpStopReason,
+  InspectLimit,
+  OpenHandsStatus,
+  GenAiAgentFinishReason,
+} from './core/external-stop-reason.js';

@@ -17,6 +17,8 @@ import { MAX_TIMEOUT_MS } from './stopwise-config-defaults.js';
 import type { StopwiseConfig } from './stopwise-config.js';
 import { HOOK_DEADLINE_SLACK_MS, MAX_LOCK_WAIT_MS, stopHookDeadlineMs } from './hook-deadline.js';
 import { formatDuration } from '../core/format-duration.js';
+import { notifyStopEnd } from '../core/stop-observer.js';
+import { hookRunEnd } from './hook-run-end.js';
 
 /** What the hook process prints and how it exits. */
 export interface StopHookRun {
@@ -345,6 +347,7 @@ class HookAnswer {
   }
 
   finish(decision: StopHookDecision, additionalContext?: string): StopHookRun {
+    if (this.input.hook_event_name === undefined || isStopEventName(this.input.hook_event_name)) notifyStopEnd(hookRunEnd(this.host, this.input, decision));
     if (decision !== undefined && decision.systemMessage !== undefined) this.lines.push(decision.systemMessage);
     const output = encodeHostOutput(this.host, decision, additionalContext === undefined ? {} : { additionalContext });
     return {

@@ -24,6 +24,7 @@ import type {
   Verification,
 } from '../core/stop-outcome.js';
 import { nearestName } from '../core/nearest-name.js';
+import { notifyStopEnd } from '../core/stop-observer.js';
 import { isWrapUpTurn } from '../core/wrap-up.js';
 import { parseFinishSignal } from './parse-finish-signal.js';
 
@@ -172,6 +173,12 @@ class CallFailed extends Error {
  * console.log(stopReasonOf(outcome), outcome.steps);
  */
 export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
+  const outcome = await driveLoop(options);
+  notifyStopEnd({ driver: 'run-agent-loop', outcome });
+  return outcome;
+}
+
+async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
   assertOptions(options);
   const {
     turn,

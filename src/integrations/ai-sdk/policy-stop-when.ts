@@ -22,6 +22,7 @@ import type { FinishSignal } from '../../core/finish-signal.js';
 import type { CompletionDecision } from './completion-loop.js';
 import { stepProgressText, stepsText } from './step-text.js';
 import { toStopWhenAnswer } from './to-stop-when-answer.js';
+import { notifyStopEnd } from '../../core/stop-observer.js';
 
 /**
  * A decision of a policy document as `onDecision` sees it: the engine's
@@ -141,7 +142,9 @@ export function policyStopWhen<TOOLS extends ToolSet = any, POLICY extends StopP
     runs.set(first, decided.state);
     const decision = decided.decision;
     await options.onDecision?.(report(decision, event, model, numbers) as PolicyStopWhenDecision<POLICY>);
-    return toStopWhenAnswer(decision);
+    const stops = toStopWhenAnswer(decision);
+    if (stops) notifyStopEnd({ driver: 'ai-sdk', decision, totals: decided.state.totals });
+    return stops;
   };
 }
 

@@ -4,6 +4,7 @@ import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './de
 import { encodeHostOutput, type HostStopOutput } from './encode-host-output.js';
 import type { HookHost } from './hook-host.js';
 import { beginStopAttempt, initialHookSessionState, isReentry } from './hook-session-state.js';
+import { effectiveMaxConsecutiveBlocks } from './host-block-cap.js';
 import { hostSignalsReentry, parseStopHookInput, type StopHookInput } from './stop-hook-input.js';
 import type { StopwiseConfig } from './stopwise-config.js';
 
@@ -37,6 +38,8 @@ export function sampleStopInput(host: HookHost, cwd: string): StopHookInput {
           stop_hook_active: false,
           last_assistant_message: SAMPLE_LAST_MESSAGE,
           ...(host === 'codex' ? { turn_id: 'sample-turn', model: 'sample-model', permission_mode: 'default', transcript_path: null } : {}),
+          ...(host === 'copilot' ? { hook_event_name: undefined, session_id: undefined, sessionId: 'sample-session', stopReason: 'end_turn' } : {}),
+          ...(host === 'gemini' ? { hook_event_name: 'AfterAgent', last_assistant_message: undefined, prompt: 'Fix the token check.', prompt_response: SAMPLE_LAST_MESSAGE } : {}),
         };
   return parseStopHookInput(raw);
 }
@@ -69,7 +72,7 @@ export async function sampleStopAnswer(
     config,
     tests,
     loop: beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds).loop,
-    reEntered: isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input)),
+    reEntered: isReentry(state, effectiveMaxConsecutiveBlocks(host, config.maxConsecutiveBlocks, {}), hostSignalsReentry(input)),
     ...(check === undefined ? {} : { askModel: async () => check }),
   });
   const output = encodeHostOutput(host, answer.decision, answer.additionalContext === undefined ? {} : { additionalContext: answer.additionalContext });

@@ -30,12 +30,12 @@ describe('readCopilotHookEvent', () => {
     expect(readCopilotHookEvent(payload('copilot', 'post-tool-use'))).toEqual({
       kind: 'tool',
       name: 'postToolUse',
-      event: { phase: 'post', tool: 'bash', input: { command: 'npm test' }, output: '# tests 2\n# pass 2\n<exited with exit code 0>', error: false },
+      event: { phase: 'post', tool: 'bash', input: { command: 'npm test' }, output: '# tests 2\n# pass 2', error: false },
     });
     expect(readCopilotHookEvent(payload('copilot', 'post-tool-use-failure'))).toEqual({
       kind: 'tool',
       name: 'postToolUseFailure',
-      event: { phase: 'post', tool: 'bash', input: { command: 'npm test' }, output: 'not ok 2 - auth > rejects expired token\n<exited with exit code 1>', error: true },
+      event: { phase: 'post', tool: 'bash', input: { command: 'npm test' }, output: 'not ok 2 - auth > rejects expired token', error: true },
     });
   });
 

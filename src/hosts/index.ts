@@ -27,14 +27,6 @@ export { encodeCopilotOutput } from './encode-copilot-output.js';
 export type { CopilotStopOutput, CopilotOutputOptions } from './encode-copilot-output.js';
 export { encodeGeminiOutput } from './encode-gemini-output.js';
 export type { GeminiStopOutput, GeminiOutputOptions } from './encode-gemini-output.js';
-export { readCopilotHookEvent } from './copilot-hook-event.js';
-export { readGeminiHookEvent } from './gemini-hook-event.js';
-export type { HostHookEvent } from './host-hook-event.js';
-export { encodeCopilotToolAnswer } from './encode-copilot-tool-answer.js';
-export type { CopilotToolEventName } from './encode-copilot-tool-answer.js';
-export { encodeGeminiToolAnswer } from './encode-gemini-tool-answer.js';
-export type { GeminiToolEventName } from './encode-gemini-tool-answer.js';
-export type { ToolHookOutput } from './tool-hook-output.js';
 export { hostBlockCap, effectiveMaxConsecutiveBlocks } from './host-block-cap.js';
 export {
   parseStopwiseConfig,

@@ -44,14 +44,15 @@ export async function runHostHook(host: HookHost, stdin: string, options: RunSto
 }
 
 async function runToolHook(host: ToolEventHost, name: string, event: ToolEvent, options: RunStopHookOptions): Promise<StopHookRun> {
-  let answer;
+  let output;
   try {
-    answer = await guardToolEvent(host, event, { cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env });
+    const answer = await guardToolEvent(host, event, { cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env });
+    output = encodeHostToolAnswer(host, name, answer);
   } catch (error) {
+    // exit 0 and no output: the host's own flow goes on (a non-zero exit would refuse the call on Copilot)
     const why = error instanceof Error ? error.message : String(error);
     return { exitCode: 0, stdout: '', stderr: `stopwise hook ${host}: the tool guard failed (${why}); the tool call goes ahead unchecked.\n` };
   }
-  const output = encodeHostToolAnswer(host, name, answer);
   return {
     exitCode: output.exitCode,
     stdout: output.stdout === undefined ? '' : `${JSON.stringify(output.stdout)}\n`,

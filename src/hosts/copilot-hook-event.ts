@@ -22,9 +22,9 @@ const STOP_EVENT_NAMES: ReadonlySet<string> = new Set(['Stop', 'SubagentStop', '
  * PascalCase events (`hook_event_name`, snake_case fields). Unknown fields
  * are ignored; a payload that is not an object, or a tool event without a
  * tool name, is a `TypeError`. A tool event carries Copilot's camelCase event
- * name (`preToolUse`, `postToolUse`, `postToolUseFailure`) in either form. A payload with none of the fields that mark
- * another event is a stop, as a stop payload of an older or newer version
- * may lack some.
+ * name (`preToolUse`, `postToolUse`, `postToolUseFailure`) in either form. A
+ * payload with none of the fields that mark another event is a stop, as a
+ * stop payload of an older or newer version may lack some.
  *
  * @see https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference
  */

@@ -19,6 +19,7 @@ import { HOOK_DEADLINE_SLACK_MS, MAX_LOCK_WAIT_MS, stopHookDeadlineMs } from './
 import { formatDuration } from '../core/format-duration.js';
 import { notifyStopEnd } from '../core/stop-observer.js';
 import { hookRunEnd } from './hook-run-end.js';
+import { effectiveMaxConsecutiveBlocks } from './host-block-cap.js';
 
 /** What the hook process prints and how it exits. */
 export interface StopHookRun {
@@ -180,7 +181,7 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
     return { decision: undefined };
   }
 
-  const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
+  const reEntered = isReentry(state, effectiveMaxConsecutiveBlocks(host, config.maxConsecutiveBlocks, env), hostSignalsReentry(input));
   const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
   progress.phase = 'running the tests';
   const testTimeoutMs = Math.min(config.tests.timeoutMs, deadline.stepMs());

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { formatDuration } from '../core/format-duration.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import { checkHookSettings, describeHookSettingsCheck } from '../hosts/check-hook-settings.js';
+import { checkToolHooks, describeToolHooksCheck } from '../hosts/install-tool-hooks.js';
 import type { StopHookCheck } from '../hosts/decide-stop-hook.js';
 import { hookCompletionInput, createHookClient } from '../hosts/hook-decision-model.js';
 import { hostTimeoutSeconds, stopHookDeadlineMs, type HookTimeouts } from '../hosts/hook-deadline.js';
@@ -130,6 +131,7 @@ async function checkHosts(host: HookHost | undefined, projectDir: string, config
     const settings = checkHookSettings(name, file, deadlineMs);
     const line = describeHookSettingsCheck(name, settings, deadlineMs, recommended);
     lines.push(config === undefined && settings.kind === 'registered' ? { ...line, text: `${line.text} (the deadline of the default timeouts: there is no valid configuration)` } : line);
+    if (settings.kind === 'registered') lines.push(describeToolHooksCheck(name, checkToolHooks(name, file)));
     const timeout = settings.kind === 'registered' && 'seconds' in settings.timeout && settings.timeout.kind !== 'default' ? settings.timeout.seconds : undefined;
     hosts.push({
       host: name,

@@ -4,6 +4,7 @@ import { formatDuration } from '../core/format-duration.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import { checkHookSettings, describeHookSettingsCheck } from '../hosts/check-hook-settings.js';
 import { checkToolHookSettings, describeToolHookSettingsCheck } from '../hosts/check-tool-hook-settings.js';
+import { checkToolHooks, describeToolHooksCheck } from '../hosts/install-tool-hooks.js';
 import type { StopHookCheck } from '../hosts/decide-stop-hook.js';
 import { hookCompletionInput, createHookClient } from '../hosts/hook-decision-model.js';
 import { hostTimeoutSeconds, stopHookDeadlineMs, type HookTimeouts } from '../hosts/hook-deadline.js';
@@ -134,6 +135,8 @@ async function checkHosts(host: HookHost | undefined, projectDir: string, config
     if (name === 'copilot' || name === 'gemini') {
       const tools = checkToolHookSettings(name, file);
       if (tools !== undefined) lines.push(describeToolHookSettingsCheck(name, HOOK_SETTINGS_PATHS[name], tools));
+    } else if (settings.kind === 'registered') {
+      lines.push(describeToolHooksCheck(name, checkToolHooks(name, file)));
     }
     const timeout = settings.kind === 'registered' && 'seconds' in settings.timeout && settings.timeout.kind !== 'default' ? settings.timeout.seconds : undefined;
     hosts.push({

@@ -1,18 +1,24 @@
-import { runHostHook, unreadableInputExitCode } from '../hosts/run-host-hook.js';
+import { unreadableInputExitCode } from '../hosts/hook-host.js';
+import { hasToolEvents } from '../hosts/host-tool-events.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { readStdin } from './read-stdin.js';
+import { runToolEvent } from './run-tool-event.js';
 
 const HELP = `usage: stopwise hook <claude-code|codex|cursor|copilot|gemini>
 
 Runs as the stop hook of a coding agent: reads the host's JSON on stdin, runs
 the project's tests, asks the decision model when the evidence does not
 decide, and answers in the host's format on stdout (block, hand off to a
-person, or let the agent stop). For copilot and gemini it also answers the
-tool events (preToolUse/postToolUse, BeforeTool/AfterTool) that \`stopwise
-init\` registers. Configuration: stopwise.config.json, found from the hook's
-working folder upward (see \`stopwise init\`).
+person, or let the agent stop). On a tool event (PreToolUse, PostToolUse,
+PostToolUseFailure; Cursor's beforeShellExecution, afterShellExecution,
+beforeMCPExecution, afterMCPExecution, afterFileEdit; Copilot's preToolUse,
+postToolUse, postToolUseFailure; Gemini's BeforeTool, AfterTool) it runs the
+tool guard instead: it records each call and refuses one that keeps
+repeating (see docs/tool-guards.md); with nothing to say it prints nothing.
+Configuration: stopwise.config.json, found from the hook's working folder
+upward (see \`stopwise init\`).
 
 exit codes: 0 answered (including every hand-off and every allowed stop);
 1 stdin unreadable, or a usage error such as a wrong host name (both
@@ -50,7 +56,11 @@ export async function hookCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stderr(`stopwise hook ${host}: stdin is larger than ${MAX_STDIN_BYTES} bytes; the stop goes ahead unchecked.\n`);
     return unreadableInputExitCode(host);
   }
-  const run = await runHostHook(host, stdin, { cwd: io.cwd, startedAt: performance.timeOrigin });
+  const options = { cwd: io.cwd, startedAt: performance.timeOrigin };
+  // A tool event runs on every tool call: it loads the tool guard alone, never the stop hook's modules.
+  const run = hasToolEvents(host)
+    ? await (await import('../hosts/run-host-hook.js')).runHostHook(host, stdin, options)
+    : ((await runToolEvent(host, stdin, io.cwd)) ?? (await (await import('../hosts/run-stop-hook.js')).runStopHook(host, stdin, options)));
   if (run.stdout !== '') io.stdout(run.stdout);
   if (run.stderr !== '') io.stderr(run.stderr);
   // Once answered, the process ends even if work cut short by the deadline is still pending (a request, a child process).

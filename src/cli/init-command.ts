@@ -6,13 +6,15 @@ import { detectTestCommand, proposeTestCommand, type DetectedTestCommand } from 
 import { hostTimeoutSeconds } from '../hosts/hook-deadline.js';
 import type { HookHost } from '../hosts/hook-host.js';
 import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../hosts/install-stop-hook.js';
+import { mergeToolHooks, toolHookMatcher } from '../hosts/install-tool-hooks.js';
 import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, parseStopwiseConfig } from '../hosts/stopwise-config.js';
 import { describeFsError } from '../input/describe-fs-error.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
+import { hasToolEvents } from '../hosts/host-tool-events.js';
 
-const HELP = `usage: stopwise init <claude-code|codex|cursor|copilot|gemini> [--test-command "COMMAND"] [--exec]
+const HELP = `usage: stopwise init <claude-code|codex|cursor|copilot|gemini> [--test-command "COMMAND"] [--exec] [--no-tool-guard | --guard-all-tools]
 
 Sets up the stopwise stop hook in the current project:
   - writes a starter ${CONFIG_FILE_NAME} (unless there is one), with the test
@@ -33,6 +35,12 @@ options:
                           args ["stopwise", "hook", "claude-code"]), spawned
                           without a shell; the default shell form starts the
                           project's own install with node, much faster than npx
+  --no-tool-guard         add the stop hook only, no tool hooks (by default the
+                          tool events are registered too: the guard refuses a
+                          call that keeps repeating, see docs/tool-guards.md)
+  --guard-all-tools       let the tool hooks see read-only tools as well (by
+                          default only the tools that run commands or change
+                          files, and MCP tools, to keep the cost per call low)
   -h, --help              show this help
 
 exit codes: 0 done; 1 a file could not be read or has a shape the host does not read; 2 usage error`;
@@ -46,6 +54,8 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
       options: {
         'test-command': { type: 'string' },
         exec: { type: 'boolean', default: false },
+        'no-tool-guard': { type: 'boolean', default: false },
+        'guard-all-tools': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: true,
@@ -63,6 +73,9 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   if (form === 'exec' && host !== 'claude-code') {
     throw new CliUsageError(`--exec is for claude-code only: ${host} runs hook commands in a shell`);
   }
+  const toolGuard = !parsed.values['no-tool-guard'];
+  const allTools = parsed.values['guard-all-tools'];
+  if (!toolGuard && allTools) throw new CliUsageError('--guard-all-tools and --no-tool-guard cannot go together');
   const given = parsed.values['test-command'];
   if (given !== undefined && given.trim() === '') throw new CliUsageError('--test-command must not be empty');
 
@@ -91,11 +104,19 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     return 1;
   }
   const timeoutSeconds = hostTimeoutSeconds(timeouts);
-  const merged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds, form);
-  if (!merged.ok) {
-    io.stderr(`stopwise init: ${merged.message}; not touching it, and nothing was written\n`);
+  const stopMerged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds, form);
+  if (!stopMerged.ok) {
+    io.stderr(`stopwise init: ${stopMerged.message}; not touching it, and nothing was written\n`);
     return 1;
   }
+  // Copilot's and Gemini's settings get their tool events with the stop event (mergeStopHook).
+  const tools = toolGuard && !hasToolEvents(host) ? mergeToolHooks(host, stopMerged.value, { allTools, form }) : undefined;
+  if (tools !== undefined && !tools.ok) {
+    io.stderr(`stopwise init: ${tools.message}; not touching it, and nothing was written\n`);
+    return 1;
+  }
+  const toolEvents = tools?.added ?? [];
+  const merged = toolEvents.length === 0 || tools === undefined || !tools.ok ? stopMerged : { changed: true, value: tools.value };
 
   if (existingConfig.kind === 'missing') {
     const packageJson = await readPackageJson(io.cwd);
@@ -112,13 +133,13 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     if (tests.warning !== undefined) warnings.push(`stopwise init: WARNING: ${tests.warning}\n`);
   }
 
-  if (merged.changed) {
-    writes.push({ path: settingsPath, text: `${JSON.stringify(merged.value, null, 2)}\n` });
+  if (merged.changed) writes.push({ path: settingsPath, text: `${JSON.stringify(merged.value, null, 2)}\n` });
+  if (stopMerged.changed) {
     const what =
-      merged.replaced === true
+      stopMerged.replaced === true
         ? 'stop hook replaced (the earlier command let npx download stopwise at run time)'
-        : merged.added !== undefined
-          ? `hooks added under ${merged.added.join(', ')}`
+        : stopMerged.added !== undefined
+          ? `hooks added under ${stopMerged.added.join(', ')}`
           : 'stop hook added';
     report.push(
       form === 'exec'
@@ -132,6 +153,10 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     }
   } else {
     report.push(`${settingsFile}: the stopwise stop hook is already there, left as it is`);
+  }
+  if (toolEvents.length > 0) {
+    const matcher = toolHookMatcher(host, allTools);
+    report.push(`${settingsFile}: tool guard added on ${toolEvents.join(', ')}${matcher === undefined ? '' : ` (tools matching ${matcher})`}`);
   }
 
   const ignore = await planIgnoreStateFolder(io.cwd);

@@ -1,7 +1,7 @@
 import { describeValue } from '../core/describe-value.js';
 import type { JsonFile } from '../input/read-json-file.js';
 import { HOOK_DEADLINE_SLACK_MS } from './hook-deadline.js';
-import type { HookHost } from './hook-host.js';
+import { HOST_NAMES, type HookHost } from './hook-host.js';
 import { HOOK_SETTINGS_PATHS, isStopwiseHookCommand } from './install-stop-hook.js';
 
 /**
@@ -36,7 +36,6 @@ export const HOOK_TIMEOUT_FIELDS: Readonly<Record<HookHost, { readonly key: stri
   gemini: { key: 'timeout', unitMs: 1 },
 });
 
-const HOST_NAMES: Readonly<Record<HookHost, string>> = { 'claude-code': 'Claude Code', codex: 'Codex', cursor: 'Cursor', copilot: 'Copilot', gemini: 'Gemini' };
 
 /** How the stop hook's entry sets its timeout, against the hook's deadline. */
 export type HookTimeoutCheck =

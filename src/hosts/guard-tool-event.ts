@@ -1,24 +1,204 @@
-import type { HookHost } from './hook-host.js';
+import { observeDigest } from '../core/stall-detection/observe-step.js';
+import type { StallFinding } from '../core/stall-detection/stall-finding.js';
+import type { StallPattern } from '../core/stall-detection/stall-pattern.js';
+import { digestStep } from '../core/stall-detection/step-digest.js';
 import type { ToolEvent, ToolGuardAnswer } from './tool-event.js';
+import type { ToolGuardOptions } from './tool-guard-options.js';
+import { MAX_RECORDED_CALLS, type RecordedCall, type ToolGuardHandOff, type ToolGuardLadderState, type ToolGuardState } from './tool-guard-state.js';
 
-/** Where a tool event happened: the hook's working folder and environment. */
-export interface ToolGuardContext {
-  readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
+/** The state after a tool event, and what the guard answers the host. */
+export interface GuardedToolEvent {
+  readonly state: ToolGuardState;
+  readonly answer: ToolGuardAnswer;
 }
 
+const NONE: ToolGuardAnswer = Object.freeze({ kind: 'none' });
+const LABEL_CHARS = 80;
+
 /**
- * The tool guard's answer to one tool event.
+ * The tool guard, host-agnostic and pure. A `post` event records the call and
+ * its result as a step of the stall detector; a `pre` event asks whether the
+ * call about to run would repeat: the detector is run on the recorded steps
+ * plus this call, predicted to give the result it gave last time (a call never
+ * recorded predicts nothing). A finding climbs the ladder: the first
+ * `ladder.nudges` sightings are context for the agent, the next
+ * `ladder.refusals` refuse the call with a reason, and after that the call is
+ * refused and a hand-off to a person waits for the next stop. A call whose
+ * last result changed, a repeated call whose results differ, and
+ * infrastructure errors are progress or legitimate retries: at most one nudge,
+ * never a refusal. A recorded step with no finding ends the ladder and drops
+ * a pending hand-off.
  *
- * PLACEHOLDER: on this branch the guard itself is not here yet, so this
- * function answers `{ kind: 'none' }` to every event (the tool call runs as
- * it would without stopwise). The host-agnostic tool guard (step records,
- * stall detection, the escalation ladder) replaces this function; the hosts'
- * parsers and encoders around it do not change.
+ * @example
+ * let state = initialToolGuardState(DEFAULT_TOOL_GUARD_OPTIONS.stall, new Date());
+ * ({ state } = guardToolEvent(state, { phase: 'post', tool: 'Bash', input: { command: 'npm test' }, output: 'failed', exitCode: 1 }, DEFAULT_TOOL_GUARD_OPTIONS, new Date()));
  */
-export async function guardToolEvent(host: HookHost, event: ToolEvent, context: ToolGuardContext): Promise<ToolGuardAnswer> {
-  void host;
-  void event;
-  void context;
-  return { kind: 'none' };
+export function guardToolEvent(state: ToolGuardState, event: ToolEvent, options: ToolGuardOptions, now: Date): GuardedToolEvent {
+  if (!options.enabled) return { state, answer: NONE };
+  return event.phase === 'post' ? recordCall(state, event, options, now) : checkCall(state, event, options, now);
+}
+
+function recordCall(state: ToolGuardState, event: ToolEvent, options: ToolGuardOptions, now: Date): GuardedToolEvent {
+  const at = now.toISOString();
+  const digest = digestStep(
+    {
+      tool: event.tool,
+      input: event.input,
+      ...(event.output === undefined ? {} : { output: event.output }),
+      ...(event.error === undefined ? {} : { error: event.error }),
+      ...(event.exitCode === undefined ? {} : { exitCode: event.exitCode }),
+    },
+    options.stall,
+  );
+  const observed = observeDigest(state.stall, digest, options.stall);
+  const previous = state.calls.find((call) => call.digest.callDigest === digest.callDigest);
+  const changed = previous !== undefined && previous.digest.resultDigest !== digest.resultDigest;
+  const recorded: RecordedCall = {
+    digest,
+    label: callLabel(event.tool, event.input),
+    changed,
+    since: previous !== undefined && !changed ? previous.since : at,
+  };
+  const others = state.calls.filter((call) => call.digest.callDigest !== digest.callDigest);
+  const calls = [...others.slice(Math.max(0, others.length - MAX_RECORDED_CALLS + 1)), recorded];
+  const stillRepeating = observed.stall !== undefined;
+  return {
+    state: {
+      ...state,
+      stall: observed.state,
+      calls,
+      ladder: stillRepeating ? state.ladder : null,
+      handOff: stillRepeating ? state.handOff : null,
+      totals: { ...state.totals, recorded: state.totals.recorded + 1 },
+      updatedAt: at,
+    },
+    answer: NONE,
+  };
+}
+
+function checkCall(state: ToolGuardState, event: ToolEvent, options: ToolGuardOptions, now: Date): GuardedToolEvent {
+  const { callDigest } = digestStep({ tool: event.tool, input: event.input }, options.stall);
+  const last = state.calls.find((call) => call.digest.callDigest === callDigest);
+  if (last === undefined) return { state, answer: NONE };
+  const finding = observeDigest(state.stall, last.digest, options.stall).stall;
+  if (finding === undefined) return { state, answer: NONE };
+
+  // The same finding is the same repeating call (whichever of its patterns holds), or the same cycle of calls.
+  const key = finding.pattern === 'cycle' || finding.pattern === 'revisit' ? finding.pattern : callDigest;
+  const before = state.ladder !== null && state.ladder.key === key ? state.ladder : undefined;
+  const sightings = (before?.sightings ?? 0) + 1;
+  const { nudges, refusals, handOff } = options.ladder;
+  const progress = last.changed || finding.pattern === 'repeated-call' || finding.pattern === 'infrastructure-errors';
+  const at = now.toISOString();
+  const ladder: ToolGuardLadderState = {
+    key,
+    pattern: finding.pattern,
+    label: last.label,
+    since: finding.since,
+    sinceAt: before?.sinceAt ?? last.since,
+    repeats: finding.repeats,
+    sightings,
+    refusals: before?.refusals ?? 0,
+    message: finding.message,
+    ...(last.digest.signature === '' ? {} : { error: last.digest.signature }),
+  };
+
+  if (progress || sightings <= nudges) {
+    // A finding on progress is said once, as context, and never climbs further.
+    if (progress && sightings > Math.max(1, nudges)) return { state: { ...state, ladder, updatedAt: at }, answer: NONE };
+    return {
+      state: { ...state, ladder, totals: { ...state.totals, nudges: state.totals.nudges + 1 }, updatedAt: at },
+      answer: { kind: 'context', message: nudgeMessage(ladder, finding) },
+    };
+  }
+  const refused = { ...ladder, refusals: ladder.refusals + 1 };
+  const escalate = handOff && sightings > nudges + refusals;
+  const pending = escalate ? handOffFor(refused, state.handOff?.at ?? at) : state.handOff;
+  return {
+    state: {
+      ...state,
+      ladder: refused,
+      handOff: pending,
+      totals: {
+        ...state.totals,
+        refusals: state.totals.refusals + 1,
+        handOffs: state.totals.handOffs + (escalate && state.handOff === null ? 1 : 0),
+      },
+      updatedAt: at,
+    },
+    answer: { kind: 'deny', reason: refusalReason(refused, escalate) },
+  };
+}
+
+/** What to try instead, per pattern. */
+const INSTEAD: Readonly<Record<StallPattern, string>> = {
+  'repeated-result': 'read the result you already have and act on it, or change the input',
+  'repeated-failing-call': 'read the error, change the command or fix what it runs, or try another way',
+  'repeated-error': 'fix the cause of that error before you run anything that hits it again',
+  cycle: 'break the cycle with a step you have not taken yet',
+  revisit: 'take a step you have not taken yet, or stop and say what you need',
+  'no-progress': 'the changes in between do not fix it: rethink the cause before running the check again',
+  monologue: 'act with a tool or finish',
+  'repeated-call': 'check whether the result you wait for can still come',
+  'infrastructure-errors': 'wait before retrying, or report the outage',
+};
+
+function nudgeMessage(ladder: ToolGuardLadderState, finding: StallFinding): string {
+  return `stopwise: ${finding.message} (${ladder.label}, ${finding.repeats} times since step ${ladder.since + 1}.) If you run it again unchanged it will be refused.`;
+}
+
+function refusalReason(ladder: ToolGuardLadderState, escalated: boolean): string {
+  const error = ladder.error === undefined ? '' : ` Its error: ${ladder.error}.`;
+  const times = ladder.refusals === 1 ? 'once' : `${ladder.refusals} times`;
+  const next = escalated
+    ? 'A person has been asked to look: stop here, end your turn and say what you need.'
+    : `Instead: ${INSTEAD[ladder.pattern]}.`;
+  return (
+    `stopwise refused this call (${ladder.label}): it repeats. ${ladder.message} ` +
+    `It has repeated ${ladder.repeats} times since step ${ladder.since + 1} (${ladder.sinceAt}); refused ${times} so far.${error} ${next}`
+  );
+}
+
+function handOffFor(ladder: ToolGuardLadderState, at: string): ToolGuardHandOff {
+  return {
+    question: `The agent keeps repeating ${ladder.label} and does not get further: how should it go on?`,
+    tried: `It ran it ${ladder.repeats} times since step ${ladder.since + 1} (${ladder.sinceAt}); stopwise nudged it, then refused the call ${ladder.refusals} times.`,
+    evidence: `${ladder.pattern}: ${ladder.message}${ladder.error === undefined ? '' : ` Last error: ${ladder.error}`}`,
+    afterAnswer: 'Your answer goes to the agent as the next message; the tool guard then starts counting afresh.',
+    at,
+  };
+}
+
+/** The text a hand-off shows the person: the question, what was tried, the evidence, what happens after the answer. */
+export function describeToolGuardHandOff(handOff: ToolGuardHandOff): string {
+  return [
+    `stopwise: the agent needs a person. ${handOff.question}`,
+    `Tried: ${handOff.tried}`,
+    `Evidence: ${handOff.evidence}`,
+    `After your answer: ${handOff.afterAnswer}`,
+  ].join('\n');
+}
+
+/** A short text of a call for messages: the tool and the start of its command (or its input as JSON). */
+export function callLabel(tool: string, input: unknown): string {
+  const record = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : undefined;
+  const text =
+    typeof input === 'string'
+      ? input
+      : typeof record?.command === 'string'
+        ? record.command
+        : typeof record?.file_path === 'string'
+          ? record.file_path
+          : safeJson(input);
+  const line = text.replace(/\s+/g, ' ').trim();
+  const short = line.length > LABEL_CHARS ? `${line.slice(0, LABEL_CHARS - 1)}…` : line;
+  return short === '' ? `\`${tool}\`` : `\`${tool}\` \`${short.replaceAll('`', "'")}\``;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
 }

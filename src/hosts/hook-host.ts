@@ -19,3 +19,16 @@ const STOP_EVENTS: ReadonlySet<string> = new Set(['Stop', 'SubagentStop', 'stop'
 export function isStopEventName(name: string): boolean {
   return STOP_EVENTS.has(name);
 }
+
+/**
+ * How `stopwise hook <host>` exits when its stdin cannot be read: 1, a
+ * non-blocking error for most hosts; 0 for Copilot, whose `preToolUse`
+ * denies the tool call when a hook exits non-zero (and whose `agentStop`
+ * reads no output as an allow), so that unreadable input never blocks.
+ */
+export function unreadableInputExitCode(host: HookHost): 0 | 1 {
+  return host === 'copilot' ? 0 : 1;
+}
+
+/** Each host's name as people know it, for messages. */
+export const HOST_NAMES: Readonly<Record<HookHost, string>> = { 'claude-code': 'Claude Code', codex: 'Codex', cursor: 'Cursor', copilot: 'Copilot', gemini: 'Gemini' };

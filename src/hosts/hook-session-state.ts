@@ -18,7 +18,15 @@ export interface HookSessionState {
   /** The evidence of the last test run, so that a fresh pass need not run again. */
   readonly lastEvidence?: TestEvidence;
   readonly totals: { readonly attempts: number; readonly blocks: number; readonly handoffs: number; readonly allows: number };
-  readonly lastOutcome?: { readonly kind: StopOutcomeKind; readonly at: string; readonly message?: string };
+  readonly lastOutcome?: {
+    readonly kind: StopOutcomeKind;
+    readonly at: string;
+    readonly message?: string;
+    /** Who ended the run with this decision: `'stopwise'` on an allow or a hand-off; absent on a block (the run goes on). */
+    readonly endedBy?: 'stopwise';
+    /** Set when the run before this stop ended on a block of ours: the host ended it (its cap) or the person did, not stopwise. */
+    readonly previousRunEndedBy?: 'host';
+  };
   readonly updatedAt: string;
 }
 
@@ -73,7 +81,7 @@ export function isReentry(state: HookSessionState, maxConsecutiveBlocks: number,
 export function recordStopOutcome(
   state: HookSessionState,
   attempt: StopAttempt | undefined,
-  outcome: { readonly kind: StopOutcomeKind; readonly message?: string },
+  outcome: { readonly kind: StopOutcomeKind; readonly message?: string; readonly previousRunEndedBy?: 'host' },
   evidence: TestEvidence | undefined,
   now: Date,
 ): HookSessionState {
@@ -94,7 +102,13 @@ export function recordStopOutcome(
     ...span,
     ...(lastEvidence === undefined ? {} : { lastEvidence }),
     totals,
-    lastOutcome: { kind: outcome.kind, at, ...(outcome.message === undefined ? {} : { message: outcome.message }) },
+    lastOutcome: {
+      kind: outcome.kind,
+      at,
+      ...(outcome.message === undefined ? {} : { message: outcome.message }),
+      ...(outcome.kind === 'block' ? {} : { endedBy: 'stopwise' as const }),
+      ...(outcome.previousRunEndedBy === undefined ? {} : { previousRunEndedBy: outcome.previousRunEndedBy }),
+    },
     updatedAt: at,
   };
 }
@@ -127,4 +141,15 @@ function isEvidence(value: unknown): value is TestEvidence {
     Array.isArray(record.failed) &&
     record.failed.every((name) => typeof name === 'string')
   );
+}
+
+/**
+ * Whether the run before this stop ended on a block of ours without stopwise
+ * letting it stop: the last outcome was a block, and the host says this stop
+ * starts afresh (`stop_hook_active: false`, or Cursor's `loop_count: 0`). The
+ * host's cap ended it, or the person interrupted; either way not stopwise.
+ */
+export function previousRunEndedByHost(state: HookSessionState, input: { readonly stop_hook_active?: boolean; readonly loop_count?: number }): boolean {
+  if (state.lastOutcome?.kind !== 'block') return false;
+  return input.stop_hook_active === false || input.loop_count === 0;
 }

@@ -27,7 +27,6 @@ export { encodeCopilotOutput } from './encode-copilot-output.js';
 export type { CopilotStopOutput, CopilotOutputOptions } from './encode-copilot-output.js';
 export { encodeGeminiOutput } from './encode-gemini-output.js';
 export type { GeminiStopOutput, GeminiOutputOptions } from './encode-gemini-output.js';
-export { hostBlockCap, effectiveMaxConsecutiveBlocks } from './host-block-cap.js';
 export {
   parseStopwiseConfig,
   CONFIG_FILE_NAME,
@@ -55,3 +54,18 @@ export type { StopHookRun, RunStopHookOptions } from './run-stop-hook.js';
 export type { HookTestRunner, HookTestResult } from './hook-test-runner.js';
 export { stallStepFromPostToolUse } from './post-tool-use-stall-step.js';
 export type { PostToolUsePayloadLike } from './post-tool-use-stall-step.js';
+export type { ToolEvent, ToolGuardAnswer } from './tool-event.js';
+export { guardToolEvent } from './guard-tool-event.js';
+export type { GuardedToolEvent } from './guard-tool-event.js';
+export { initialToolGuardState, parseToolGuardState } from './tool-guard-state.js';
+export type { ToolGuardState } from './tool-guard-state.js';
+export { parseToolGuardOptions, DEFAULT_TOOL_GUARD_OPTIONS } from './tool-guard-options.js';
+export type { ToolGuardOptions, ToolGuardLadder } from './tool-guard-options.js';
+export { parseToolHookInput } from './parse-tool-hook-input.js';
+export type { ToolHookInput } from './parse-tool-hook-input.js';
+export { encodeToolGuardAnswer } from './encode-tool-guard-answer.js';
+export type { ToolGuardOutput, PreToolUseOutput, CursorBeforeExecutionOutput } from './encode-tool-guard-answer.js';
+export { runToolHook, answerToolEvent } from './run-tool-hook.js';
+export type { ToolHookRun, RunToolHookOptions, ToolGuardContext } from './run-tool-hook.js';
+export { hostBlockCap, applyHostBlockCap, COPILOT_BLOCK_CAP, GEMINI_TURN_CAP, CLAUDE_CODE_DEFAULT_BLOCK_CAP } from './host-block-cap.js';
+export type { HostBlockCap, CappedStopDecision, RunEndedBy } from './host-block-cap.js';

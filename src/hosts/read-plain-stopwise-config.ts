@@ -2,8 +2,9 @@ import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import type { TestReportOptions } from '../evidence/run-tests.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_STATE_DIR, DEFAULT_TEST_TIMEOUT_MS, MAX_TIMEOUT_MS } from './stopwise-config-defaults.js';
 import type { StopwiseConfig } from './stopwise-config.js';
+import { parseToolGuardOptions } from './tool-guard-options.js';
 
-const TOP_KEYS: ReadonlySet<string> = new Set(['$schema', 'task', 'acceptance', 'tests', 'judge', 'policy', 'maxConsecutiveBlocks', 'stateDir']);
+const TOP_KEYS: ReadonlySet<string> = new Set(['$schema', 'task', 'acceptance', 'tests', 'judge', 'policy', 'maxConsecutiveBlocks', 'stateDir', 'toolGuard']);
 const TESTS_KEYS: ReadonlySet<string> = new Set(['command', 'args', 'report', 'timeoutMs']);
 const REPORT_KEYS: ReadonlySet<string> = new Set(['format', 'path']);
 const JUDGE_KEYS: ReadonlySet<string> = new Set(['client', 'timeoutMs']);
@@ -22,7 +23,7 @@ type Plain = Record<string, unknown>;
  */
 export function readPlainStopwiseConfig(value: unknown): StopwiseConfig | undefined {
   if (!isPlain(value, TOP_KEYS)) return undefined;
-  const { $schema, task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir } = value;
+  const { $schema, task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir, toolGuard } = value;
   if ($schema !== undefined && typeof $schema !== 'string') return undefined;
   if (task !== undefined && typeof task !== 'string') return undefined;
   if (acceptance !== undefined && !(Array.isArray(acceptance) && acceptance.every(isNonEmptyString))) return undefined;
@@ -40,6 +41,8 @@ export function readPlainStopwiseConfig(value: unknown): StopwiseConfig | undefi
   }
   const stopPolicy = plainPolicy(policy);
   if (stopPolicy === undefined) return undefined;
+  const guard = parseToolGuardOptions(toolGuard);
+  if (!guard.ok) return undefined;
   return {
     task: typeof task === 'string' ? task.trim() : '',
     acceptance: acceptance === undefined ? [] : [...(acceptance as string[])],
@@ -48,6 +51,7 @@ export function readPlainStopwiseConfig(value: unknown): StopwiseConfig | undefi
     policy: stopPolicy,
     maxConsecutiveBlocks: (maxConsecutiveBlocks as number | undefined) ?? 1,
     stateDir: (stateDir as string | undefined) ?? DEFAULT_STATE_DIR,
+    ...(toolGuard === undefined ? {} : { toolGuard: guard.options }),
   };
 }
 

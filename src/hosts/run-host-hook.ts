@@ -1,19 +1,9 @@
 import { parseJsonText } from '../input/read-json-file.js';
-import { guardToolEvent } from './guard-tool-event.js';
-import type { HookHost } from './hook-host.js';
+import { unreadableInputExitCode, type HookHost } from './hook-host.js';
 import { encodeHostToolAnswer, hasToolEvents, readHostHookEvent, type ToolEventHost } from './host-tool-events.js';
 import { runStopHook, type RunStopHookOptions, type StopHookRun } from './run-stop-hook.js';
+import { answerToolEvent } from './run-tool-hook.js';
 import type { ToolEvent } from './tool-event.js';
-
-/**
- * How `stopwise hook <host>` exits when its stdin cannot be read: 1, a
- * non-blocking error for most hosts; 0 for Copilot, whose `preToolUse`
- * denies the tool call when a hook exits non-zero (and whose `agentStop`
- * reads no output as an allow), so that unreadable input never blocks.
- */
-export function unreadableInputExitCode(host: HookHost): 0 | 1 {
-  return host === 'copilot' ? 0 : 1;
-}
 
 /**
  * One hook invocation from its stdin text to what it prints. For a host with
@@ -39,24 +29,39 @@ export async function runHostHook(host: HookHost, stdin: string, options: RunSto
     case 'other':
       return { exitCode: 0, stdout: '', stderr: '' };
     case 'tool':
-      return runToolHook(host, read.name, read.event, options);
+      return runToolHook(host, read.name, read.event, sessionIdOf(parsed.value), options);
   }
 }
 
-async function runToolHook(host: ToolEventHost, name: string, event: ToolEvent, options: RunStopHookOptions): Promise<StopHookRun> {
+/** The session id of a payload: `session_id` (Gemini, Copilot's VS Code form) or `sessionId` (Copilot's own form). */
+function sessionIdOf(payload: unknown): string | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const record = payload as Record<string, unknown>;
+  const id = record.session_id ?? record.sessionId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+async function runToolHook(host: ToolEventHost, name: string, event: ToolEvent, sessionId: string | undefined, options: RunStopHookOptions): Promise<StopHookRun> {
   let output;
+  let warnings: readonly string[] = [];
   try {
-    const answer = await guardToolEvent(host, event, { cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env });
-    output = encodeHostToolAnswer(host, name, answer);
+    const guarded = await answerToolEvent(host, event, {
+      cwd: options.cwd ?? process.cwd(),
+      env: options.env ?? process.env,
+      ...(sessionId === undefined ? {} : { sessionId }),
+    });
+    warnings = guarded.warnings;
+    output = encodeHostToolAnswer(host, name, guarded.answer);
   } catch (error) {
     // exit 0 and no output: the host's own flow goes on (a non-zero exit would refuse the call on Copilot)
     const why = error instanceof Error ? error.message : String(error);
     return { exitCode: 0, stdout: '', stderr: `stopwise hook ${host}: the tool guard failed (${why}); the tool call goes ahead unchecked.\n` };
   }
+  const stderr = [...warnings, ...(output.stderr === undefined ? [] : [output.stderr.trimEnd()])];
   return {
     exitCode: output.exitCode,
     stdout: output.stdout === undefined ? '' : `${JSON.stringify(output.stdout)}\n`,
-    stderr: output.stderr === undefined ? '' : `${output.stderr.trimEnd()}\n`,
+    stderr: stderr.length === 0 ? '' : `${stderr.join('\n')}\n`,
   };
 }
 

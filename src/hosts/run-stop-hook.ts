@@ -7,8 +7,8 @@ import { encodeHostOutput } from './encode-host-output.js';
 import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js';
 import type { EvaluationClient } from '../judge/evaluation-client.js';
 import { createHookClient, hookCompletionInput } from './hook-decision-model.js';
-import { isStopEventName, type HookHost } from './hook-host.js';
-import { beginStopAttempt, isReentry, recordStopOutcome, type HookSessionState, type StopAttempt, type StopOutcomeKind } from './hook-session-state.js';
+import { HOST_NAMES, isStopEventName, type HookHost } from './hook-host.js';
+import { beginStopAttempt, isReentry, previousRunEndedByHost, recordStopOutcome, type HookSessionState, type StopAttempt, type StopOutcomeKind } from './hook-session-state.js';
 import { ensureStateDir, pruneHookSessionStates, readHookSessionState, sessionStateFileName, writeHookSessionState } from './hook-session-store.js';
 import { hookTestEvidence, type HookTestRunner } from './hook-test-runner.js';
 import { loadStopwiseConfig } from './load-stopwise-config.js';
@@ -19,7 +19,9 @@ import { HOOK_DEADLINE_SLACK_MS, MAX_LOCK_WAIT_MS, stopHookDeadlineMs } from './
 import { formatDuration } from '../core/format-duration.js';
 import { notifyStopEnd } from '../core/stop-observer.js';
 import { hookRunEnd } from './hook-run-end.js';
-import { effectiveMaxConsecutiveBlocks } from './host-block-cap.js';
+import { applyHostBlockCap, hostBlockCap } from './host-block-cap.js';
+import { readCursorLoopLimit } from './read-cursor-loop-limit.js';
+import { takeToolGuardHandOff } from './take-tool-guard-hand-off.js';
 
 /** What the hook process prints and how it exits. */
 export interface StopHookRun {
@@ -99,8 +101,22 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       const read = await readHookSessionState(statePath, now());
       if (read.warning !== undefined) answer.warn(read.warning);
       const progress: Progress = { phase: 'reading the session state', abandoned: false };
-      const save = saveOutcome({ statePath, state: read.state, lock, answer, now, progress });
+      const save = saveOutcome({ statePath, state: read.state, input, lock, answer, now, progress });
       const session: SessionContext = { host, input, config, configPath: loaded.path, projectDir, env, options, deadline, progress, save };
+      // A hand-off the tool guard left (a call that kept repeating after it was refused) goes to the person, instead of a block.
+      const toolHandOff = await takeToolGuardHandOff({
+        stateDir,
+        host,
+        sessionId: stopHookSessionId(input) ?? '',
+        ...(input.agent_id === undefined ? {} : { agentId: input.agent_id }),
+        ...(config.toolGuard === undefined ? {} : { options: config.toolGuard }),
+        now: now(),
+      });
+      if (toolHandOff !== undefined) {
+        const decision = { systemMessage: toolHandOff };
+        await save('handoff', decision);
+        return answer.finish(decision);
+      }
       const outcome = await untilDeadline(decideLocked(session, read.state), deadline.workSignal());
       if (outcome === 'deadline') {
         const decision = { systemMessage: deadlineMessage(deadline, progress.phase) };
@@ -151,12 +167,13 @@ interface SessionContext {
 function saveOutcome(parts: {
   statePath: string;
   state: HookSessionState;
+  input: StopHookInput;
   lock: FileLock;
   answer: HookAnswer;
   now: () => Date;
   progress: Progress;
 }): SaveOutcome {
-  const { statePath, state, lock, answer, now, progress } = parts;
+  const { statePath, state, input, lock, answer, now, progress } = parts;
   return async (kind, decision, options = {}) => {
     if (progress.abandoned && options.evenIfAbandoned !== true) return;
     if (!(await lock.isHeld())) {
@@ -167,7 +184,7 @@ function saveOutcome(parts: {
       return;
     }
     const message = decision === undefined ? undefined : 'reason' in decision ? decision.reason : decision.systemMessage;
-    const outcome = { kind, ...(message === undefined ? {} : { message }) };
+    const outcome = { kind, ...(message === undefined ? {} : { message }), ...(previousRunEndedByHost(state, input) ? { previousRunEndedBy: 'host' as const } : {}) };
     await writeHookSessionState(statePath, recordStopOutcome(state, options.attempt, outcome, options.evidence, now()));
   };
 }
@@ -181,7 +198,7 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
     return { decision: undefined };
   }
 
-  const reEntered = isReentry(state, effectiveMaxConsecutiveBlocks(host, config.maxConsecutiveBlocks, env), hostSignalsReentry(input));
+  const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
   const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
   progress.phase = 'running the tests';
   const testTimeoutMs = Math.min(config.tests.timeoutMs, deadline.stepMs());
@@ -230,12 +247,16 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
           },
         }),
   });
-  const decision = answer.decision;
+  // A block the host's cap would end the run on hands off instead, so that the person learns why the agent stopped.
+  const cap = hostBlockCap(host, env, host === 'cursor' ? await readCursorLoopLimit(projectDir) : undefined);
+  const capped = applyHostBlockCap(answer.decision, Math.max(state.consecutiveBlocks, input.loop_count ?? 0), cap, HOST_NAMES[host]);
+  const decision = capped.decision;
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
   progress.phase = 'saving the session state';
   await save(kind, decision, { attempt, evidence: tests });
-  return answer;
+  return capped.capped ? { decision } : answer;
 }
+
 
 /** Time kept after each step for what follows it: saving the state, answering. */
 const RESERVE_MS = 1_000;

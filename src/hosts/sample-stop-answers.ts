@@ -4,7 +4,6 @@ import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './de
 import { encodeHostOutput, type HostStopOutput } from './encode-host-output.js';
 import type { HookHost } from './hook-host.js';
 import { beginStopAttempt, initialHookSessionState, isReentry } from './hook-session-state.js';
-import { effectiveMaxConsecutiveBlocks } from './host-block-cap.js';
 import { hostSignalsReentry, parseStopHookInput, type StopHookInput } from './stop-hook-input.js';
 import type { StopwiseConfig } from './stopwise-config.js';
 
@@ -76,7 +75,7 @@ export async function sampleStopAnswer(
     config,
     tests,
     loop: beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds).loop,
-    reEntered: isReentry(state, effectiveMaxConsecutiveBlocks(host, config.maxConsecutiveBlocks, {}), hostSignalsReentry(input)),
+    reEntered: isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input)),
     ...(check === undefined ? {} : { askModel: async () => check }),
   });
   const output = encodeHostOutput(host, answer.decision, answer.additionalContext === undefined ? {} : { additionalContext: answer.additionalContext });

@@ -3,6 +3,7 @@ import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import { describeValue } from '../core/describe-value.js';
 import { nearestName } from '../core/nearest-name.js';
 import type { TestReportOptions } from '../evidence/run-tests.js';
+import { parseToolGuardOptions, type ToolGuardOptions } from './tool-guard-options.js';
 import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_STATE_DIR, DEFAULT_TEST_TIMEOUT_MS, MAX_TIMEOUT_MS } from './stopwise-config-defaults.js';
 
 export { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_STATE_DIR, DEFAULT_TEST_TIMEOUT_MS, MAX_TIMEOUT_MS };
@@ -49,6 +50,8 @@ export interface StopwiseConfig {
   readonly maxConsecutiveBlocks: number;
   /** The state folder, relative to the folder that holds the configuration file. */
   readonly stateDir: string;
+  /** The tool guard of the tool hooks (`toolGuard`); absent: its defaults (see `parseToolGuardOptions`). */
+  readonly toolGuard?: ToolGuardOptions;
 }
 
 const nonEmpty = () => z.string().check(z.minLength(1));
@@ -93,6 +96,8 @@ const schema = z.strictObject({
   taskType: z.optional(nonEmpty()),
   maxConsecutiveBlocks: z.optional(positiveInt()),
   stateDir: z.optional(nonEmpty()),
+  // Checked by parseToolGuardOptions, which the plain reader shares.
+  toolGuard: z.optional(z.unknown()),
 });
 
 /**
@@ -157,7 +162,9 @@ export function parseStopwiseConfig(
     if (judge.baseURL === undefined) problems.push('judge.baseURL: required when judge.client is "openai-compatible"');
     if (judge.model === undefined) problems.push('judge.model: required when judge.client is "openai-compatible"');
   }
-  if (problems.length > 0 || policy === undefined) return { ok: false, message: problems.join('\n') };
+  const toolGuard = parseToolGuardOptions(data.toolGuard);
+  if (!toolGuard.ok) problems.push(toolGuard.message);
+  if (problems.length > 0 || policy === undefined || !toolGuard.ok) return { ok: false, message: problems.join('\n') };
 
   const tests = data.tests;
   return {
@@ -183,6 +190,7 @@ export function parseStopwiseConfig(
       ...(data.taskType === undefined ? {} : { taskType: data.taskType }),
       maxConsecutiveBlocks: data.maxConsecutiveBlocks ?? 1,
       stateDir: data.stateDir ?? DEFAULT_STATE_DIR,
+      ...(data.toolGuard === undefined ? {} : { toolGuard: toolGuard.options }),
     },
   };
 }

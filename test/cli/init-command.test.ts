@@ -8,6 +8,13 @@ import { parseStopwiseConfig } from '../../src/hosts/stopwise-config.js';
 import { runCli } from './run-cli.js';
 
 const ENV = { ...process.env, NODE_TEST_CONTEXT: undefined };
+
+/** The tool hook entries init writes for Claude Code by default, with the command given. */
+function claudeToolHooks(hook: Record<string, unknown>): Record<string, unknown> {
+  const matcher = 'Bash|Edit|MultiEdit|Write|NotebookEdit|mcp__.*';
+  const entry = { matcher, hooks: [{ ...hook, timeout: 30 }] };
+  return { PreToolUse: [entry], PostToolUse: [entry], PostToolUseFailure: [entry] };
+}
 const init = (dir: string, ...args: string[]) => runCli(['init', ...args], { cwd: dir, env: ENV });
 const read = (dir: string, path: string) => readFileSync(join(dir, path), 'utf8');
 const json = (dir: string, path: string) => JSON.parse(read(dir, path)) as Record<string, unknown>;
@@ -48,8 +55,12 @@ describe('stopwise init', () => {
     });
     expect(parseStopwiseConfig(config).ok).toBe(true);
     expect(json(dir, '.claude/settings.json')).toEqual({
-      hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }] },
+      hooks: {
+        Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }],
+        ...claudeToolHooks({ type: 'command', command: stopHookCommand('claude-code') }),
+      },
     });
+    expect(run.stdout).toMatch(/tool guard added on PreToolUse, PostToolUse, PostToolUseFailure \(tools matching Bash\|Edit\|MultiEdit\|Write\|NotebookEdit\|mcp__\.\*\)/);
     expect(read(dir, '.gitignore')).toBe('.stopwise/\n');
     expect(run.stdout).toMatch(/stopwise is not a dependency in package.json: the hook never downloads it, so until it is installed \(`npm i -D stopwise`\) every stop goes ahead unchecked/);
   });
@@ -65,7 +76,10 @@ describe('stopwise init', () => {
       args: ['vitest', 'run', '--reporter=json', '--outputFile=.stopwise/test-report.json'],
       report: { format: 'vitest-json', path: '.stopwise/test-report.json' },
     });
-    expect(json(dir, '.codex/hooks.json')).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('codex'), timeout: 330 }] }] } });
+    const tool = { matcher: 'Bash', hooks: [{ type: 'command', command: stopHookCommand('codex'), timeout: 30 }] };
+    expect(json(dir, '.codex/hooks.json')).toEqual({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('codex'), timeout: 330 }] }], PreToolUse: [tool], PostToolUse: [tool] },
+    });
     expect(run.stdout).toMatch(/codex_hooks = true/);
   });
 
@@ -89,7 +103,9 @@ describe('stopwise init', () => {
     expect(JSON.parse(read(dir, 'stopwise.config.json'))).toEqual(config);
     const merged = json(dir, '.claude/settings.json') as typeof settings;
     expect(merged.permissions).toEqual(settings.permissions);
-    expect(merged.hooks.PostToolUse).toEqual(settings.hooks.PostToolUse);
+    const ours = claudeToolHooks({ type: 'command', command: stopHookCommand('claude-code') });
+    expect(merged.hooks.PostToolUse).toEqual([...settings.hooks.PostToolUse, ...(ours.PostToolUse as unknown[])]);
+    expect(merged.hooks).toMatchObject({ PreToolUse: ours.PreToolUse, PostToolUseFailure: ours.PostToolUseFailure });
     expect(merged.hooks.Stop).toEqual([
       settings.hooks.Stop[0],
       { hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 150 }] },
@@ -117,7 +133,14 @@ describe('stopwise init', () => {
     expect((await init(dir, 'cursor', '--test-command', 'pytest -q')).code).toBe(0);
     expect(json(dir, '.cursor/hooks.json')).toEqual({
       version: 1,
-      hooks: { afterFileEdit: [{ command: './format.sh' }], stop: [{ command: stopHookCommand('cursor'), timeout: 330, loop_limit: 5 }] },
+      hooks: {
+        afterFileEdit: [{ command: './format.sh' }, { command: stopHookCommand('cursor'), timeout: 30 }],
+        stop: [{ command: stopHookCommand('cursor'), timeout: 330, loop_limit: 5 }],
+        beforeShellExecution: [{ command: stopHookCommand('cursor'), timeout: 30 }],
+        afterShellExecution: [{ command: stopHookCommand('cursor'), timeout: 30 }],
+        beforeMCPExecution: [{ command: stopHookCommand('cursor'), timeout: 30 }],
+        afterMCPExecution: [{ command: stopHookCommand('cursor'), timeout: 30 }],
+      },
     });
     expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'pytest -q --junitxml=.stopwise/junit.xml', report: { format: 'junit', path: '.stopwise/junit.xml' } });
   });
@@ -177,7 +200,8 @@ describe('stopwise init', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/stop hook added \(exec form: npx --offline --no-install stopwise hook claude-code; timeout \d+ s\)/);
     const entry = { type: 'command', command: 'npx', args: ['--offline', '--no-install', 'stopwise', 'hook', 'claude-code'], timeout: 330 };
-    expect(json(dir, '.claude/settings.json')).toEqual({ hooks: { Stop: [{ hooks: [entry] }] } });
+    const { timeout: _stop, ...exec } = entry;
+    expect(json(dir, '.claude/settings.json')).toEqual({ hooks: { Stop: [{ hooks: [entry] }], ...claudeToolHooks(exec) } });
     const first = snapshot(dir);
     expect((await init(dir, 'claude-code', '--exec')).code).toBe(0);
     expect((await init(dir, 'claude-code')).code).toBe(0);
@@ -191,7 +215,19 @@ describe('stopwise init', () => {
     const run = await init(dir, 'claude-code', '--test-command', 'node --test');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/settings.json: stop hook replaced \(the earlier command let npx download stopwise at run time\)/);
-    expect(json(dir, '.claude/settings.json')).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }] } });
+    expect(json(dir, '.claude/settings.json').hooks).toMatchObject({ Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }] });
+  });
+
+  it('adds the stop hook alone with --no-tool-guard, every tool with --guard-all-tools, and the tool hooks to a stop hook already there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+    expect((await init(dir, 'claude-code', '--no-tool-guard', '--test-command', 'node --test')).code).toBe(0);
+    expect(Object.keys(json(dir, '.claude/settings.json').hooks as object)).toEqual(['Stop']);
+    const run = await init(dir, 'claude-code', '--guard-all-tools');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/the stopwise stop hook is already there, left as it is\n.*tool guard added on PreToolUse, PostToolUse, PostToolUseFailure\n/);
+    const hooks = json(dir, '.claude/settings.json').hooks as Record<string, unknown[]>;
+    expect(hooks.PreToolUse).toEqual([{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 30 }] }]);
+    expect((await init(dir, 'claude-code', '--no-tool-guard', '--guard-all-tools')).code).toBe(2);
   });
 
   it('exits 2 on a usage error', async () => {

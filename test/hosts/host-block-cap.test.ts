@@ -1,23 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveMaxConsecutiveBlocks, hostBlockCap } from '../../src/hosts/host-block-cap.js';
+import { applyHostBlockCap, hostBlockCap } from '../../src/hosts/host-block-cap.js';
 
-describe('host block caps', () => {
-  it('knows each host cap, and Claude Code reads its override', () => {
-    expect(hostBlockCap('copilot', {})).toBe(8);
-    expect(hostBlockCap('gemini', {})).toBe(100);
-    expect(hostBlockCap('claude-code', {})).toBe(8);
-    expect(hostBlockCap('claude-code', { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '3' })).toBe(3);
+describe('hostBlockCap', () => {
+  it('knows Claude Code 8 and its override (0 turns it off), Cursor loop_limit + 1, and no cap for Codex', () => {
+    expect(hostBlockCap('claude-code', {})).toEqual({ blocks: 8, source: "Claude Code's default cap" });
+    expect(hostBlockCap('claude-code', { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '3' })).toEqual({ blocks: 3, source: 'CLAUDE_CODE_STOP_HOOK_BLOCK_CAP' });
     expect(hostBlockCap('claude-code', { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '0' })).toBeUndefined();
-    expect(hostBlockCap('claude-code', { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: 'lots' })).toBe(8);
-    expect(hostBlockCap('codex', {})).toBeUndefined();
-    expect(hostBlockCap('cursor', {})).toBeUndefined();
+    expect(hostBlockCap('claude-code', { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: 'lots' })?.blocks).toBe(8);
+    expect(hostBlockCap('cursor', {}, 2)).toEqual({ blocks: 3, source: 'the loop_limit in .cursor/hooks.json' });
+    expect(hostBlockCap('cursor', {})?.blocks).toBe(6);
+    expect(hostBlockCap('codex', { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '3' })).toBeUndefined();
   });
+  it('knows Copilot CLI 8 blocks and Gemini CLI 100 turns, whatever the Claude Code override says', () => {
+    expect(hostBlockCap('copilot', { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '0' })).toEqual({ blocks: 8, source: "Copilot CLI's cap" });
+    expect(hostBlockCap('gemini', {})).toEqual({ blocks: 100, source: "Gemini CLI's turn cap" });
+  });
+});
 
-  it('keeps the blocks below the cap so that the attempt the cap would end is a hand-off', () => {
-    expect(effectiveMaxConsecutiveBlocks('copilot', 20, {})).toBe(7);
-    expect(effectiveMaxConsecutiveBlocks('copilot', 3, {})).toBe(3);
-    expect(effectiveMaxConsecutiveBlocks('gemini', 500, {})).toBe(99);
-    expect(effectiveMaxConsecutiveBlocks('claude-code', 20, { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '1' })).toBe(1);
-    expect(effectiveMaxConsecutiveBlocks('codex', 20, {})).toBe(20);
+describe('applyHostBlockCap', () => {
+  const block = { decision: 'block' as const, reason: 'Fix the 2 failing tests.' };
+  it('hands off instead of the block the host would end the run on, and says whose cap', () => {
+    const cap = { blocks: 3, source: 'CLAUDE_CODE_STOP_HOOK_BLOCK_CAP' };
+    expect(applyHostBlockCap(block, 1, cap, 'Claude Code')).toEqual({ decision: block, capped: false });
+    const capped = applyHostBlockCap(block, 2, cap, 'Claude Code');
+    expect(capped).toMatchObject({ endedBy: 'stopwise', capped: true });
+    expect(capped.decision).toEqual({ systemMessage: expect.stringMatching(/Claude Code ends the run after 3 blocks in a row \(CLAUDE_CODE_STOP_HOOK_BLOCK_CAP\) and this would be block 3.*Fix the 2 failing tests\.$/) });
+  });
+  it('leaves allows and hand-offs as they are (stopwise ends the run), and blocks alone without a cap', () => {
+    expect(applyHostBlockCap(undefined, 9, { blocks: 3, source: 's' }, 'X')).toEqual({ decision: undefined, endedBy: 'stopwise', capped: false });
+    expect(applyHostBlockCap({ systemMessage: 'look' }, 9, { blocks: 3, source: 's' }, 'X').decision).toEqual({ systemMessage: 'look' });
+    expect(applyHostBlockCap(block, 50, undefined, 'Codex')).toEqual({ decision: block, capped: false });
   });
 });

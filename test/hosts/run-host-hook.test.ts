@@ -4,7 +4,8 @@ import { payload } from './fixture-payloads.js';
 const guard = vi.hoisted(() => ({ answer: vi.fn() }));
 vi.mock('../../src/hosts/guard-tool-event.js', () => ({ guardToolEvent: guard.answer }));
 
-const { runHostHook, unreadableInputExitCode } = await import('../../src/hosts/run-host-hook.js');
+const { runHostHook } = await import('../../src/hosts/run-host-hook.js');
+const { unreadableInputExitCode } = await import('../../src/hosts/hook-host.js');
 
 describe('runHostHook', () => {
   it('gives the tool guard the event read from the payload, and prints its answer in the host format', async () => {

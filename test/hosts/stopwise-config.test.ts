@@ -84,7 +84,7 @@ describe('parseStopwiseConfig', () => {
 
   it('refuses unknown keys, listing the known ones', () => {
     expect(message({ tests: { command: 'x' }, colour: 2 })).toBe(
-      'unknown key "colour"; expected task, acceptance, tests, judge, policy, taskType, maxConsecutiveBlocks, stateDir',
+      'unknown key "colour"; expected task, acceptance, tests, judge, policy, taskType, maxConsecutiveBlocks, stateDir, toolGuard',
     );
     expect(message({ tests: { command: 'x', cmd: 'y' } })).toBe('tests: unknown key "cmd"; expected command, args, report, timeoutMs');
     expect(message({ tests: { command: 'x', report: { format: 'tap', file: 'r.tap' } } })).toBe('tests.report: unknown key "file"; expected format, path');

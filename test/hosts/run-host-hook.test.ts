@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { payload } from './fixture-payloads.js';
 
 const guard = vi.hoisted(() => ({ answer: vi.fn() }));
-vi.mock('../../src/hosts/guard-tool-event.js', () => ({ guardToolEvent: guard.answer }));
+vi.mock('../../src/hosts/run-tool-hook.js', () => ({ answerToolEvent: async (...args: unknown[]) => ({ answer: await guard.answer(...args), warnings: [] }) }));
 
 const { runHostHook } = await import('../../src/hosts/run-host-hook.js');
 const { unreadableInputExitCode } = await import('../../src/hosts/hook-host.js');
@@ -11,7 +11,7 @@ describe('runHostHook', () => {
   it('gives the tool guard the event read from the payload, and prints its answer in the host format', async () => {
     guard.answer.mockResolvedValueOnce({ kind: 'deny', reason: 'npm test failed 5 times in a row' });
     const run = await runHostHook('copilot', JSON.stringify(payload('copilot', 'pre-tool-use')), { cwd: '/work/project', env: {} });
-    expect(guard.answer).toHaveBeenLastCalledWith('copilot', expect.objectContaining({ phase: 'pre', tool: 'bash' }), { cwd: '/work/project', env: {} });
+    expect(guard.answer).toHaveBeenLastCalledWith('copilot', expect.objectContaining({ phase: 'pre', tool: 'bash' }), { cwd: '/work/project', env: {}, sessionId: expect.any(String) });
     expect(run).toEqual({ exitCode: 0, stdout: '{"permissionDecision":"deny","permissionDecisionReason":"npm test failed 5 times in a row"}\n', stderr: '' });
 
     guard.answer.mockResolvedValueOnce({ kind: 'context', message: 'the same failure again' });

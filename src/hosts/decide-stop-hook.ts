@@ -54,11 +54,25 @@ export function decideStopHook(
   assertStopPolicy(policy);
   if (options.loop !== undefined) assertLoopState(options.loop);
   const reEntered = options.reEntered ?? hostSignalsReentry(input);
-  const context = hookContext(tests, checked, options.loop, reEntered, policy);
-  const result = evaluateRules(hookTemplate(), context, false);
+  const result = evaluateHookTable(tests, checked, options.loop, reEntered, policy);
   // Every judgement is given (probabilities, or why there are none), so the table always decides.
   if ('pending' in result) throw new TypeError(`the hook preset could not decide: rule "${result.pending}" is waiting for the decision model`);
   return toStopHookDecision(result.decision, factsOf(tests, checked));
+}
+
+/**
+ * The hook preset on one attempt, stateless: `checked` is the decision
+ * model's answer, or `'not asked'` to learn whether the rules need it
+ * (`pending`). `reEntered` stands for the blocks in a row before it.
+ */
+export function evaluateHookTable(
+  tests: TestEvidence,
+  checked: StopHookCheck | 'not asked',
+  loop: AgentLoopState | undefined,
+  reEntered: boolean,
+  policy: StopPolicy,
+): ReturnType<typeof evaluateRules> {
+  return evaluateRules(hookTemplate(), hookContext(tests, checked, loop, reEntered, policy), false);
 }
 
 /**
@@ -69,7 +83,7 @@ export function stopLimitHandoff(tests: TestEvidence, loop: AgentLoopState, poli
   assertTestEvidence(tests);
   assertLoopState(loop);
   assertStopPolicy(policy);
-  const result = evaluateRules(hookTemplate(), hookContext(tests, undefined, loop, false, policy), false);
+  const result = evaluateHookTable(tests, undefined, loop, false, policy);
   if ('pending' in result || (result.decision.rule !== 'hard_cap' && result.decision.rule !== 'stalled')) return undefined;
   return toStopHookDecision(result.decision, { tests }) as StopHookHandoff;
 }
@@ -81,7 +95,7 @@ export function factsOf(tests: TestEvidence, checked: StopHookCheck): StopHookFa
   return { tests, probabilities: checked.probabilities };
 }
 
-function hookContext(tests: TestEvidence, checked: StopHookCheck, loop: AgentLoopState | undefined, reEntered: boolean, policy: StopPolicy): EvaluationContext {
+function hookContext(tests: TestEvidence, checked: StopHookCheck | 'not asked', loop: AgentLoopState | undefined, reEntered: boolean, policy: StopPolicy): EvaluationContext {
   return {
     step: loop?.step ?? 0,
     totals: ZERO_TOTALS,
@@ -89,7 +103,7 @@ function hookContext(tests: TestEvidence, checked: StopHookCheck, loop: AgentLoo
     fingerprints: loop?.recentFingerprints ?? [],
     retries: reEntered ? 1 : 0,
     tests,
-    probabilities: checked === undefined || checked instanceof Error ? undefined : checked.probabilities,
+    probabilities: checked === undefined || checked === 'not asked' || checked instanceof Error ? undefined : checked.probabilities,
     judge: checked === undefined ? 'none' : checked instanceof Error ? 'unavailable' : undefined,
     signal: undefined,
     verification: undefined,

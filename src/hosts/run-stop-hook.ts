@@ -1,14 +1,16 @@
 import { join, resolve } from 'node:path';
 import { parseJsonText } from '../input/read-json-file.js';
 import type { TestEvidence } from '../core/test-evidence.js';
-import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
-import { decideStopAnswer } from './decide-stop-answer.js';
+import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './stop-hook-decision.js';
+import { blockContext } from './block-context.js';
+import { decideStopAttempt } from './decide-stop-attempt.js';
+import { hookPolicy } from './hook-policy.js';
 import { encodeHostOutput } from './encode-host-output.js';
 import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js';
 import type { EvaluationClient } from '../judge/evaluation-client.js';
 import { createHookClient, hookCompletionInput } from './hook-decision-model.js';
 import { isStopEventName, type HookHost } from './hook-host.js';
-import { beginStopAttempt, isReentry, recordStopOutcome, type HookSessionState, type StopAttempt, type StopOutcomeKind } from './hook-session-state.js';
+import { recordStopOutcome, sessionStopState, type HookSessionState, type StopAttempt, type StopOutcomeKind } from './hook-session-state.js';
 import { ensureStateDir, pruneHookSessionStates, readHookSessionState, sessionStateFileName, writeHookSessionState } from './hook-session-store.js';
 import { hookTestEvidence, type HookTestRunner } from './hook-test-runner.js';
 import { loadStopwiseConfig } from './load-stopwise-config.js';
@@ -178,7 +180,9 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
     return { decision: undefined };
   }
 
-  const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
+  // Before the tests run: a policy that cannot be used fails here, with nothing spent on it.
+  const policy = hookPolicy(config);
+  const stopState = sessionStopState(state, policy);
   const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
   progress.phase = 'running the tests';
   const testTimeoutMs = Math.min(config.tests.timeoutMs, deadline.stepMs());
@@ -209,14 +213,15 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
   }
   const tests = hookTestEvidence(run);
 
-  const attempt = beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds);
   const model = decisionModel(config, env, options.client);
-  const answer = await decideStopAnswer({
-    input,
-    config,
+  const decided = await decideStopAttempt({
+    policy,
+    state: stopState,
     tests,
-    loop: attempt.loop,
-    reEntered,
+    output: input.last_assistant_message ?? '',
+    reentered: hostSignalsReentry(input),
+    ...(config.taskType === undefined ? {} : { taskType: config.taskType }),
+    maxConsecutiveBlocks: config.maxConsecutiveBlocks,
     ...(model === undefined
       ? {}
       : {
@@ -227,11 +232,13 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
           },
         }),
   });
-  const decision = answer.decision;
+  const decision = decided.answer;
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
+  const attempt: StopAttempt = { loop: { step: decided.state.step, recentFingerprints: decided.state.fingerprints }, stopState: decided.state };
   progress.phase = 'saving the session state';
   await save(kind, decision, { attempt, evidence: tests });
-  return answer;
+  const additionalContext = blockContext(config, decision, tests);
+  return additionalContext === undefined ? { decision } : { decision, additionalContext };
 }
 
 /** Time kept after each step for what follows it: saving the state, answering. */

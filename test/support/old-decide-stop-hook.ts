@@ -1,5 +1,5 @@
 // The stop hook's decision table as it was before it became the hook preset of the stop engine: the baseline
-// of the differential test of `decideStopHook` (test/hosts/hook-stop-policy.test.ts). Kept as it was; not used elsewhere.
+// of the differential test of `decideStopHook` (test/hosts/decide-stop-hook-preset.test.ts). Kept as it was; not used elsewhere.
 import type { AgentLoopState } from '../../src/core/agent-loop-state.js';
 import { decideFromEvidence } from '../../src/core/decide-completion-action.js';
 import { DEFAULT_POLICY, type StopPolicy } from '../../src/core/stop-policy.js';

@@ -30,7 +30,8 @@ describe('toStopHookDecision', () => {
   });
 
   it('hands off a continue, whether a rule said so or none fired: a stop is never allowed silently by default', () => {
-    for (const event of [{ tests: red }, { tests: red, signal: { kind: 'done' as const } }]) {
+    const events: Omit<StopEvent, 'step'>[] = [{ tests: red }, { tests: red, signal: { kind: 'done', note: 'all done' } }];
+    for (const event of events) {
       const answer = toStopHookDecision(decided(event), { tests: red });
       expect(answer).toEqual({ systemMessage: expect.stringMatching(/^stopwise: the stop policy did not decide this stop \(continue \((keep_going|no_rule_fired)\)/) });
     }

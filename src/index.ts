@@ -22,6 +22,8 @@ export type { StopState, StopStateCore, StopTotals } from './core/policy/stop-st
 export { parseStopPolicy } from './core/policy/parse-stop-policy.js';
 export { StopPolicyError, isStopPolicyError } from './core/policy/stop-policy-error.js';
 export { SEED_STOP_POLICY, seedStopPolicy } from './core/policy/seed-stop-policy.js';
+export { HOOK_STOP_POLICY, hookStopPolicy } from './core/policy/hook-stop-policy.js';
+export type { HookStopPolicyOptions } from './core/policy/hook-stop-policy.js';
 export { toCompletionAction } from './core/policy/to-completion-action.js';
 export { describeDecision } from './core/policy/describe-decision.js';
 export { agentLoopPolicy, policyBudgetLimits } from './core/policy/agent-loop-policy.js';
@@ -36,6 +38,7 @@ export {
   TEST_STATES,
   SIGNAL_STATES,
   HUMAN_STATES,
+  JUDGE_STATES,
   STALL_DETECTORS,
   CONDITION_KINDS,
 } from './core/policy/stop-policy-document.js';
@@ -49,6 +52,7 @@ export type {
   TestState,
   SignalState,
   HumanState,
+  JudgeState,
   StallDetectorName,
   ConditionKind,
   StepHistoryCondition,

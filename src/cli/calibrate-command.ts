@@ -1,3 +1,4 @@
+import { calibratedStopPolicy } from '../calibrate/calibrated-stop-policy.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { calibrateThresholds, formatPercent, type CalibrationResult } from '../calibrate/calibrate-thresholds.js';
@@ -30,7 +31,8 @@ options:
                         joint (default): false dones over all cases;
                         conditional: one minus precision
   --max-false-handoff F target for really-done cases handed to a person (default 0.1)
-  --policy-out FILE     write the calibrated policy (for replay --policy and hooks)
+  --policy-out FILE     write the calibrated policy as a stop policy document
+                        (for replay --policy, the hook configuration and decide)
   --html FILE           write a self-contained HTML report with charts
   --json                print the result as JSON
   -h, --help            show this help
@@ -147,15 +149,15 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
 
   const notes: string[] = [];
   if (values['policy-out'] !== undefined) {
-    const written = await writeOutput(values['policy-out'], io.cwd, `${JSON.stringify(policyFile(result), null, 2)}\n`);
+    const written = await writeOutput(values['policy-out'], io.cwd, `${JSON.stringify(calibratedStopPolicy(result), null, 2)}\n`);
     if (!written.ok) {
       io.stderr(`stopwise calibrate: ${values['policy-out']}: ${written.message}\n`);
       return 1;
     }
     notes.push(
       result.policy === null
-        ? `${values['policy-out']} written with "policy": null: nothing was certified, and a replay or hook given this file refuses to run rather than stop on an uncertified threshold`
-        : `policy written to ${values['policy-out']}`,
+        ? `${values['policy-out']} written: nothing was certified, so its rules never stop a run as done (passing tests hand off to a person, not_certified)`
+        : `policy written to ${values['policy-out']} (a stop policy document for replay --policy, the hook configuration and decide)`,
     );
   }
   if (values.html !== undefined) {
@@ -230,19 +232,6 @@ function readNumber(name: string, raw: string | undefined, valid: (value: number
   const value = raw.trim() === '' ? Number.NaN : Number(raw);
   if (!Number.isFinite(value) || !valid(value)) throw new CliUsageError(`--${name} must be ${expected}, got "${raw}"`);
   return value;
-}
-
-function policyFile(result: CalibrationResult): Record<string, unknown> {
-  const byTaskType: Record<string, unknown> = {};
-  for (const [taskType, group] of Object.entries(result.byTaskType)) {
-    setOwnProperty(byTaskType, taskType, group.policy);
-  }
-  const { alpha, delta, holdout, seed, risk, maxFalseHandoff, method } = result.settings;
-  return {
-    policy: result.policy,
-    calibration: { certified: result.certified, guarantee: result.guarantee, alpha, delta, holdout, seed, risk, maxFalseHandoff, method },
-    ...(Object.keys(byTaskType).length === 0 ? {} : { byTaskType }),
-  };
 }
 
 async function writeOutput(path: string, cwd: string, text: string): Promise<{ ok: true } | { ok: false; message: string }> {

@@ -1,7 +1,10 @@
 import { describeAction } from '../core/describe-action.js';
 import { DEFAULT_POLICY, type StopPolicy } from '../core/stop-policy.js';
 import { replayRun, summarizeReplays, type ReplayResult, type ReplaySummary } from '../replay/replay-run.js';
-import { formatRunTraceError, parseRunTrace } from '../replay/run-trace.js';
+import { formatRunTraceError, parseRunTrace, type RunTrace } from '../replay/run-trace.js';
+import { outcomeOf, replayRunWithPolicy, summarizePolicyReplays, type PolicyReplayResult, type PolicyReplaySummary } from '../replay/replay-run-with-policy.js';
+import { describeDecision } from '../core/policy/describe-decision.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { formatTable } from './format-table.js';
 import { loadPolicyFile } from '../input/load-policy-file.js';
@@ -16,7 +19,8 @@ stops where the policy stops, and prints a table per run and a summary.
 A folder stands for the .jsonl files in it.
 
 options:
-  --policy FILE  a JSON file with doneThreshold, midBandLow, maxSteps, stallRounds
+  --policy FILE  a stop policy document (as calibrate --policy-out writes), or a
+                 JSON file with doneThreshold, midBandLow, maxSteps, stallRounds
   --json         print the results as JSON
   -h, --help     show this help
 
@@ -40,18 +44,20 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   if (parsed.positionals.length === 0) throw new CliUsageError(`no recorded runs given\n\n${HELP}`);
 
   let policy: StopPolicy = DEFAULT_POLICY;
+  let document: StopPolicyDocument | undefined;
   if (parsed.values.policy !== undefined) {
     const loaded = await loadPolicyFile(parsed.values.policy, io.cwd);
     if (!loaded.ok) {
       io.stderr(`stopwise replay: ${loaded.message}\n`);
       return 1;
     }
-    policy = loaded.policy;
+    if ('document' in loaded) document = loaded.document;
+    else policy = loaded.policy;
   }
 
   const { files, failures } = await expandInputPaths(parsed.positionals, io.cwd, ['.jsonl']);
   const errors = failures.map((failure) => `${failure.path}: ${failure.message}`);
-  const results: ReplayResult[] = [];
+  const traces: RunTrace[] = [];
   for (const file of files) {
     const read = await readTextFile(file, io.cwd);
     if (!read.ok) {
@@ -63,8 +69,10 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
       errors.push(formatRunTraceError(trace.error));
       continue;
     }
-    results.push(replayRun(trace.trace, policy));
+    traces.push(trace.trace);
   }
+  if (document !== undefined) return replayDocument(traces, document, errors, parsed.values.json, io);
+  const results = traces.map((trace) => replayRun(trace, policy));
 
   const summary = summarizeReplays(results);
   if (parsed.values.json) {
@@ -75,6 +83,53 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   }
   for (const error of errors) io.stderr(`stopwise replay: ${error}\n`);
   return errors.length === 0 ? 0 : 1;
+}
+
+function replayDocument(traces: readonly RunTrace[], policy: StopPolicyDocument, errors: string[], json: boolean, io: CliIo): number {
+  const results: PolicyReplayResult[] = [];
+  for (const trace of traces) {
+    try {
+      results.push(replayRunWithPolicy(trace, policy));
+    } catch (error) {
+      // A policy that cannot decide a recorded step (a criterion it names is not in the trace) is this file's error.
+      if (!(error instanceof TypeError)) throw error;
+      errors.push(`${trace.source}: ${error.message}`);
+    }
+  }
+  const summary = summarizePolicyReplays(results);
+  if (json) {
+    io.stdout(`${JSON.stringify({ policy, runs: results, summary, errors }, null, 2)}\n`);
+  } else if (results.length > 0 || errors.length === 0) {
+    io.stdout(renderDocumentText(results, summary, policy));
+  }
+  for (const error of errors) io.stderr(`stopwise replay: ${error}\n`);
+  return errors.length === 0 ? 0 : 1;
+}
+
+function renderDocumentText(results: readonly PolicyReplayResult[], summary: PolicyReplaySummary, policy: StopPolicyDocument): string {
+  const out: string[] = [`policy: ${policy.name ?? 'unnamed'} (${countNoun(policy.rules.length, 'rule')}: ${policy.rules.map((rule) => rule.id).join(', ')})`, ''];
+  for (const result of results) {
+    out.push(`run ${result.source}${result.taskType === undefined ? '' : ` [${result.taskType}]`}`);
+    if (result.task !== undefined) out.push(`task: ${result.task}`);
+    const rows = result.steps.map((step) => [
+      String(step.step),
+      formatTests(step.tests),
+      step.lowestCriterion === undefined ? '-' : `${step.lowestProbability.toFixed(2)} ${step.lowestCriterion}`,
+      outcomeOf(step.decision),
+      step.decision.reason,
+      step.decision.rule ?? '-',
+    ]);
+    out.push(formatTable(['step', 'tests', 'lowest', 'outcome', 'reason', 'rule'], rows, ['right']));
+    const ending =
+      result.endedBy === 'decision'
+        ? `=> ${describeDecision(result.final)}`
+        : `=> the recording ended after ${countNoun(result.stepsRecorded, 'step')} while the policy still said ${outcomeOf(result.final)} (${result.final.reason})`;
+    out.push(ending, '');
+  }
+  out.push(`summary: ${summary.runs} run${summary.runs === 1 ? '' : 's'}`);
+  out.push(formatTable(['outcome', 'reason', 'runs'], summary.byOutcome.map((entry) => [entry.outcome, entry.reason, String(entry.count)]), ['left', 'left', 'right']));
+  if (summary.unfinished > 0) out.push(`${summary.unfinished} run${summary.unfinished === 1 ? '' : 's'} ended before the policy stopped`);
+  return `${out.join('\n')}\n`;
 }
 
 function renderText(results: readonly ReplayResult[], summary: ReplaySummary, policy: StopPolicy): string {

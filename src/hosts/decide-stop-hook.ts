@@ -1,44 +1,18 @@
-import type { AgentLoopState } from '../core/agent-loop-state.js';
-import { decideFromEvidence } from '../core/decide-completion-action.js';
-import { DEFAULT_POLICY, type StopPolicy } from '../core/stop-policy.js';
-import { assertTestEvidence, noTestsRan, testsFailed, type TestEvidence } from '../core/test-evidence.js';
-import { blockReasonFromCompletion, describeFailedTests, describeProbabilities } from './block-reason.js';
+import { assertLoopState, type AgentLoopState } from '../core/agent-loop-state.js';
+import type { EvaluationContext } from '../core/policy/compile-stop-policy.js';
+import { evaluateRules } from '../core/policy/decide.js';
+import { hookTemplate } from '../core/policy/hook-stop-policy.js';
+import { ZERO_TOTALS } from '../core/policy/stop-state.js';
+import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from '../core/stop-policy.js';
+import { assertTestEvidence, type TestEvidence } from '../core/test-evidence.js';
 import { isStopEventName } from './hook-host.js';
 import { hostSignalsReentry, type StopHookInput } from './stop-hook-input.js';
+import type { StopHookCheck, StopHookDecision, StopHookHandoff } from './stop-hook-decision.js';
+import { toStopHookDecision, type StopHookFacts } from './to-stop-hook-decision.js';
 
-/** The line a person reads when the tests fail while the decision model says the task is done. */
-export const HUMAN_REVIEW_NOTE =
-  'The tests fail while the decision model says the task is done: a person should review this before trusting the result.';
-
-/** Keep the agent working: the host feeds `reason` back to it. */
-export interface StopHookBlock {
-  readonly decision: 'block';
-  readonly reason: string;
-  /** A warning for the person, when something went wrong on the way (the decision model was down). */
-  readonly systemMessage?: string;
-}
-
-/** Let the agent stop and tell the person why they should look (a hand-off). */
-export interface StopHookHandoff {
-  readonly systemMessage: string;
-}
-
-/** What a stop hook answers: block, hand off, or `undefined` to let the stop go ahead silently. */
-export type StopHookDecision = StopHookBlock | StopHookHandoff | undefined;
-
-/**
- * What the decision model said about the turn, as `checkCompletion` reports
- * it. An `Error` stands for a model that could not be asked (down, timed out,
- * answered garbage); `undefined` for a model that was not asked.
- */
-export type StopHookCheck =
-  | {
-      readonly modelSaysDone: boolean;
-      readonly probabilities: Readonly<Record<string, number>>;
-      readonly model?: string;
-    }
-  | Error
-  | undefined;
+export { HUMAN_REVIEW_NOTE } from './to-stop-hook-decision.js';
+export { isStopHookBlock } from './stop-hook-decision.js';
+export type { StopHookBlock, StopHookCheck, StopHookDecision, StopHookHandoff } from './stop-hook-decision.js';
 
 /** What the stateless table cannot know on its own. */
 export interface DecideStopHookOptions {
@@ -60,6 +34,9 @@ export interface DecideStopHookOptions {
  * agent, hand off with a message for the person, or allow it (`undefined`).
  * Failing or missing tests block once and then hand off; a decision model
  * that is down never turns a failure into a stop, and never blocks on its own.
+ * It is the hook preset (`hookStopPolicy(policy)`) of the stop engine, as the
+ * hook's answer (`toStopHookDecision`); the model's probabilities are read
+ * against the policy's done threshold.
  *
  * @example
  * decideStopHook({ hook_event_name: 'Stop', stop_hook_active: false }, undefined, { passed: false, failed: ['auth > login'], ran: 12 });
@@ -74,95 +51,65 @@ export function decideStopHook(
   if (input.hook_event_name !== undefined && !isStopEventName(input.hook_event_name)) return undefined;
   assertTestEvidence(tests);
   const policy = options.policy ?? DEFAULT_POLICY;
+  assertStopPolicy(policy);
+  if (options.loop !== undefined) assertLoopState(options.loop);
   const reEntered = options.reEntered ?? hostSignalsReentry(input);
-  const modelDown = checked instanceof Error ? checked : undefined;
-  const judged = checked === undefined || checked instanceof Error ? undefined : checked;
-
-  if (options.loop !== undefined) {
-    const limit = stopLimitHandoff(tests, options.loop, policy);
-    if (limit !== undefined) return limit;
-  }
-
-  if (testsFailed(tests)) {
-    if (judged?.modelSaysDone === true) {
-      return {
-        systemMessage: `stopwise: ${HUMAN_REVIEW_NOTE} ${capitalize(describeFailedTests(tests.failed))}; ${describeProbabilities(judged.probabilities)}.`,
-      };
-    }
-    if (reEntered) {
-      return {
-        systemMessage: `stopwise: the tests still fail after the agent was asked to fix them (${describeFailedTests(tests.failed)}); it was let stop so that it does not loop. A person should look.`,
-      };
-    }
-    const reason = blockReasonFromCompletion({
-      done: false,
-      reason: 'tests_failed',
-      failed: tests.failed,
-      ...(tests.failures === undefined ? {} : { failures: tests.failures }),
-    });
-    return modelDown === undefined ? { decision: 'block', reason } : { decision: 'block', reason, systemMessage: modelDownLine(modelDown) };
-  }
-
-  if (noTestsRan(tests)) {
-    if (reEntered) {
-      return {
-        systemMessage: 'stopwise: still no tests ran after the agent was asked to run the suite; it was let stop so that it does not loop. A person should look.',
-      };
-    }
-    const reason = blockReasonFromCompletion({
-      done: false,
-      reason: 'no_tests_ran',
-      ...(tests.failures === undefined ? {} : { failures: tests.failures }),
-    });
-    return { decision: 'block', reason };
-  }
-
-  if (reEntered) return undefined;
-  if (modelDown !== undefined) {
-    return {
-      systemMessage: `stopwise: the tests pass, but the decision model could not be asked (${modelDown.message}); the stop was allowed without the acceptance check. A person should look.`,
-    };
-  }
-  if (judged === undefined || judged.modelSaysDone) return undefined;
-  return {
-    decision: 'block',
-    reason: blockReasonFromCompletion({
-      done: false,
-      reason: 'criteria_below_threshold',
-      probabilities: judged.probabilities,
-      doneThreshold: policy.doneThreshold,
-    }),
-  };
+  const result = evaluateHookTable(tests, checked, options.loop, reEntered, policy);
+  // Every judgement is given (probabilities, or why there are none), so the table always decides.
+  if ('pending' in result) throw new TypeError(`the hook preset could not decide: rule "${result.pending}" is waiting for the decision model`);
+  return toStopHookDecision(result.decision, factsOf(tests, checked));
 }
 
 /**
- * Rules 1 and 2 of the action table for a stop hook: the hand-off when the
- * attempts so far reach the step cap or stall, `undefined` when neither does.
+ * The hook preset on one attempt, stateless: `checked` is the decision
+ * model's answer, or `'not asked'` to learn whether the rules need it
+ * (`pending`). `reEntered` stands for the blocks in a row before it.
+ */
+export function evaluateHookTable(
+  tests: TestEvidence,
+  checked: StopHookCheck | 'not asked',
+  loop: AgentLoopState | undefined,
+  reEntered: boolean,
+  policy: StopPolicy,
+): ReturnType<typeof evaluateRules> {
+  return evaluateRules(hookTemplate(), hookContext(tests, checked, loop, reEntered, policy), false);
+}
+
+/**
+ * Rules 1 and 2 of the hook preset: the hand-off when the attempts so far
+ * reach the step cap or stall, `undefined` when neither does.
  */
 export function stopLimitHandoff(tests: TestEvidence, loop: AgentLoopState, policy: StopPolicy): StopHookHandoff | undefined {
-  const capped = decideFromEvidence(tests, loop, policy);
-  if (capped?.reason === 'hard_cap') {
-    return {
-      systemMessage: `stopwise: the agent reached the step cap (${capped.values.step} stop attempts in a row, cap ${capped.values.maxSteps}) without meeting the checks; it was let stop. A person should look.`,
-    };
-  }
-  if (capped?.reason === 'stalled') {
-    return {
-      systemMessage: `stopwise: the last ${capped.values.stallRounds} stop attempts were identical (same test results, same final message): the agent is not making progress; it was let stop. A person should look.`,
-    };
-  }
-  return undefined;
+  assertTestEvidence(tests);
+  assertLoopState(loop);
+  assertStopPolicy(policy);
+  const result = evaluateHookTable(tests, undefined, loop, false, policy);
+  if ('pending' in result || (result.decision.rule !== 'hard_cap' && result.decision.rule !== 'stalled')) return undefined;
+  return toStopHookDecision(result.decision, { tests }) as StopHookHandoff;
 }
 
-/** True for a decision that blocks the stop. */
-export function isStopHookBlock(decision: StopHookDecision): decision is StopHookBlock {
-  return decision !== undefined && 'decision' in decision && decision.decision === 'block';
+/** The facts a stop hook's answer reads, from the decision model's answer. */
+export function factsOf(tests: TestEvidence, checked: StopHookCheck): StopHookFacts {
+  if (checked === undefined) return { tests };
+  if (checked instanceof Error) return { tests, modelError: checked };
+  return { tests, probabilities: checked.probabilities };
 }
 
-function modelDownLine(error: Error): string {
-  return `stopwise: the decision model could not be asked (${error.message}); the failing tests decide on their own.`;
-}
-
-function capitalize(text: string): string {
-  return text.length === 0 ? text : `${text[0]?.toUpperCase()}${text.slice(1)}`;
+function hookContext(tests: TestEvidence, checked: StopHookCheck | 'not asked', loop: AgentLoopState | undefined, reEntered: boolean, policy: StopPolicy): EvaluationContext {
+  return {
+    step: loop?.step ?? 0,
+    totals: ZERO_TOTALS,
+    elapsedMs: 0,
+    fingerprints: loop?.recentFingerprints ?? [],
+    retries: reEntered ? 1 : 0,
+    tests,
+    probabilities: checked === undefined || checked === 'not asked' || checked instanceof Error ? undefined : checked.probabilities,
+    judge: checked === undefined ? 'none' : checked instanceof Error ? 'unavailable' : undefined,
+    signal: undefined,
+    verification: undefined,
+    checks: undefined,
+    human: undefined,
+    tree: undefined,
+    params: policy,
+  };
 }

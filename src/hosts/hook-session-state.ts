@@ -1,5 +1,7 @@
 import type { AgentLoopState } from '../core/agent-loop-state.js';
-import { fingerprintProgress } from '../core/fingerprint.js';
+import { FINGERPRINT_LENGTH, fingerprintProgress } from '../core/fingerprint.js';
+import { assertStopState, initialStopState, type StopState } from '../core/policy/stop-state.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import { appendFingerprint } from '../core/stall.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 
@@ -28,14 +30,21 @@ export interface HookSessionState {
     readonly previousRunEndedBy?: 'host';
   };
   readonly updatedAt: string;
+  /**
+   * The stop engine's state of the span (`decide`), after its last blocked
+   * attempt; absent when a new span starts. `step`, `consecutiveBlocks` and
+   * `recentFingerprints` are kept equal to its `step`, `retries` and `fingerprints`.
+   */
+  readonly stopState?: StopState;
 }
 
 /** How one stop attempt ended. */
 export type StopOutcomeKind = 'block' | 'handoff' | 'allow';
 
-/** One stop attempt: its step in the span and the progress window including it. */
+/** One stop attempt: its step in the span and the progress window including it (and the stop state after it, when the engine decided it). */
 export interface StopAttempt {
   readonly loop: AgentLoopState;
+  readonly stopState?: StopState;
 }
 
 /** The state of a session the hook has not seen. */
@@ -95,7 +104,12 @@ export function recordStopOutcome(
   const lastEvidence = evidence ?? state.lastEvidence;
   const span =
     outcome.kind === 'block' && attempt !== undefined
-      ? { step: attempt.loop.step, consecutiveBlocks: state.consecutiveBlocks + 1, recentFingerprints: [...attempt.loop.recentFingerprints] }
+      ? {
+          step: attempt.loop.step,
+          consecutiveBlocks: state.consecutiveBlocks + 1,
+          recentFingerprints: [...attempt.loop.recentFingerprints],
+          ...(attempt.stopState === undefined ? {} : { stopState: attempt.stopState }),
+        }
       : { step: 0, consecutiveBlocks: 0, recentFingerprints: [] };
   return {
     version: 1,
@@ -110,6 +124,31 @@ export function recordStopOutcome(
       ...(outcome.previousRunEndedBy === undefined ? {} : { previousRunEndedBy: outcome.previousRunEndedBy }),
     },
     updatedAt: at,
+  };
+}
+
+/**
+ * The stop engine's state of the session's span for `policy`: the saved one,
+ * or (for a state saved before the engine decided the hook, or a saved stop
+ * state that is not valid) one rebuilt from the span's step, blocks and
+ * fingerprints, so that an upgrade mid-span neither forgets a block nor
+ * counts one twice.
+ */
+export function sessionStopState(state: HookSessionState, policy: StopPolicyDocument): StopState {
+  const initial = initialStopState(policy);
+  if (state.stopState !== undefined) {
+    try {
+      assertStopState(state.stopState);
+      if (state.stopState.step === state.step && state.stopState.retries === state.consecutiveBlocks) return state.stopState;
+    } catch {
+      // rebuilt below
+    }
+  }
+  return {
+    ...initial,
+    step: state.step,
+    retries: state.consecutiveBlocks,
+    fingerprints: state.recentFingerprints.filter((fingerprint) => fingerprint.length === FINGERPRINT_LENGTH),
   };
 }
 

@@ -15,6 +15,11 @@ export type {
   StopHookCheck,
   DecideStopHookOptions,
 } from './decide-stop-hook.js';
+export { toStopHookDecision } from './to-stop-hook-decision.js';
+export type { StopHookFacts } from './to-stop-hook-decision.js';
+export { decideStopAttempt } from './decide-stop-attempt.js';
+export type { StopAttemptParts, StopAttemptResult } from './decide-stop-attempt.js';
+export { hookPolicy } from './hook-policy.js';
 export { blockReasonFromCompletion } from './block-reason.js';
 export type { UnmetCompletion } from './block-reason.js';
 export { encodeClaudeCodeOutput } from './encode-claude-code-output.js';
@@ -44,6 +49,7 @@ export {
   isReentry,
   recordStopOutcome,
   parseHookSessionState,
+  sessionStopState,
 } from './hook-session-state.js';
 export type { HookSessionState, StopAttempt, StopOutcomeKind } from './hook-session-state.js';
 export { runStopHook } from './run-stop-hook.js';

@@ -19,7 +19,8 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  * order (the hook passes its `cwd`, then `$CLAUDE_PROJECT_DIR`), and returns
  * the first one found, validated. The folder that holds it is the project.
  * A policy file it names (relative to that folder) is read with
- * `loadPolicyFile`; a problem in it makes the configuration invalid.
+ * `loadPolicyFile` (four numbers, a calibration file, or a stop policy
+ * document); a problem in it makes the configuration invalid.
  */
 export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<LoadedStopwiseConfig> {
   const path = await findConfigFile(startDirs);
@@ -46,7 +47,8 @@ export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<
     const policyPath = resolve(dirname(path), config.policyFile);
     const policy = await loadPolicyFile(policyPath, dirname(path), config.taskType === undefined ? {} : { taskType: config.taskType });
     if (!policy.ok) return { ok: false, kind: 'invalid', path, message: `${path}: policy: ${policy.message}` };
-    return { ok: true, config: { ...config, policy: policy.policy }, path, projectDir: dirname(path) };
+    const read = 'document' in policy ? { stopPolicy: policy.document } : { policy: policy.policy };
+    return { ok: true, config: { ...config, ...read }, path, projectDir: dirname(path) };
   }
   return { ok: true, config, path, projectDir: dirname(path) };
 }

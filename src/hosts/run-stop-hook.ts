@@ -1,14 +1,16 @@
 import { join, resolve } from 'node:path';
 import { parseJsonText } from '../input/read-json-file.js';
 import type { TestEvidence } from '../core/test-evidence.js';
-import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
-import { decideStopAnswer } from './decide-stop-answer.js';
+import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './stop-hook-decision.js';
+import { blockContext } from './block-context.js';
+import { decideStopAttempt } from './decide-stop-attempt.js';
+import { hookPolicy } from './hook-policy.js';
 import { encodeHostOutput } from './encode-host-output.js';
 import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js';
 import type { EvaluationClient } from '../judge/evaluation-client.js';
 import { createHookClient, hookCompletionInput } from './hook-decision-model.js';
 import { HOST_NAMES, isStopEventName, type HookHost } from './hook-host.js';
-import { beginStopAttempt, isReentry, previousRunEndedByHost, recordStopOutcome, type HookSessionState, type StopAttempt, type StopOutcomeKind } from './hook-session-state.js';
+import { previousRunEndedByHost, recordStopOutcome, sessionStopState, type HookSessionState, type StopAttempt, type StopOutcomeKind } from './hook-session-state.js';
 import { ensureStateDir, pruneHookSessionStates, readHookSessionState, sessionStateFileName, writeHookSessionState } from './hook-session-store.js';
 import { hookTestEvidence, type HookTestRunner } from './hook-test-runner.js';
 import { loadStopwiseConfig } from './load-stopwise-config.js';
@@ -198,7 +200,9 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
     return { decision: undefined };
   }
 
-  const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
+  // Before the tests run: a policy that cannot be used fails here, with nothing spent on it.
+  const policy = hookPolicy(config);
+  const stopState = sessionStopState(state, policy);
   const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
   progress.phase = 'running the tests';
   const testTimeoutMs = Math.min(config.tests.timeoutMs, deadline.stepMs());
@@ -229,14 +233,15 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
   }
   const tests = hookTestEvidence(run);
 
-  const attempt = beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds);
   const model = decisionModel(config, env, options.client);
-  const answer = await decideStopAnswer({
-    input,
-    config,
+  const decided = await decideStopAttempt({
+    policy,
+    state: stopState,
     tests,
-    loop: attempt.loop,
-    reEntered,
+    output: input.last_assistant_message ?? '',
+    reentered: hostSignalsReentry(input),
+    ...(config.taskType === undefined ? {} : { taskType: config.taskType }),
+    maxConsecutiveBlocks: config.maxConsecutiveBlocks,
     ...(model === undefined
       ? {}
       : {
@@ -249,14 +254,15 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
   });
   // A block the host's cap would end the run on hands off instead, so that the person learns why the agent stopped.
   const cap = hostBlockCap(host, env, host === 'cursor' ? await readCursorLoopLimit(projectDir) : undefined);
-  const capped = applyHostBlockCap(answer.decision, Math.max(state.consecutiveBlocks, input.loop_count ?? 0), cap, HOST_NAMES[host]);
+  const capped = applyHostBlockCap(decided.answer, Math.max(state.consecutiveBlocks, input.loop_count ?? 0), cap, HOST_NAMES[host]);
   const decision = capped.decision;
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
+  const attempt: StopAttempt = { loop: { step: decided.state.step, recentFingerprints: decided.state.fingerprints }, stopState: decided.state };
   progress.phase = 'saving the session state';
   await save(kind, decision, { attempt, evidence: tests });
-  return capped.capped ? { decision } : answer;
+  const additionalContext = blockContext(config, decision, tests);
+  return additionalContext === undefined ? { decision } : { decision, additionalContext };
 }
-
 
 /** Time kept after each step for what follows it: saving the state, answering. */
 const RESERVE_MS = 1_000;

@@ -1,9 +1,11 @@
 import type { TestEvidence } from '../core/test-evidence.js';
-import { decideStopAnswer } from './decide-stop-answer.js';
-import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './decide-stop-hook.js';
+import { blockContext } from './block-context.js';
+import { decideStopAttempt } from './decide-stop-attempt.js';
+import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './stop-hook-decision.js';
+import { hookPolicy } from './hook-policy.js';
 import { encodeHostOutput, type HostStopOutput } from './encode-host-output.js';
 import type { HookHost } from './hook-host.js';
-import { beginStopAttempt, initialHookSessionState, isReentry } from './hook-session-state.js';
+import { initialHookSessionState, sessionStopState } from './hook-session-state.js';
 import { hostSignalsReentry, parseStopHookInput, type StopHookInput } from './stop-hook-input.js';
 import type { StopwiseConfig } from './stopwise-config.js';
 
@@ -57,8 +59,8 @@ export interface SampleStopAnswer {
 
 /**
  * The answer the stop hook gives to the first stop of a new session with
- * this evidence: the same decision (`decideStopAnswer`) and host encoder as
- * the hook, with `check` as the decision model's answer when it is asked
+ * this evidence: the same decision (`decideStopAttempt` with the configured
+ * policy) and host encoder as the hook, with `check` as the decision model's answer when it is asked
  * (`undefined`: no model; an `Error`: the model could not be asked).
  */
 export async function sampleStopAnswer(
@@ -69,16 +71,20 @@ export async function sampleStopAnswer(
   options: { readonly cwd: string; readonly now: Date },
 ): Promise<SampleStopAnswer> {
   const input = sampleStopInput(host, options.cwd);
-  const state = initialHookSessionState(options.now);
-  const answer = await decideStopAnswer({
-    input,
-    config,
+  const policy = hookPolicy(config);
+  const decided = await decideStopAttempt({
+    policy,
+    state: sessionStopState(initialHookSessionState(options.now), policy),
     tests,
-    loop: beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds).loop,
-    reEntered: isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input)),
+    output: input.last_assistant_message ?? '',
+    reentered: hostSignalsReentry(input),
+    ...(config.taskType === undefined ? {} : { taskType: config.taskType }),
+    maxConsecutiveBlocks: config.maxConsecutiveBlocks,
     ...(check === undefined ? {} : { askModel: async () => check }),
   });
-  const output = encodeHostOutput(host, answer.decision, answer.additionalContext === undefined ? {} : { additionalContext: answer.additionalContext });
-  const kind = answer.decision === undefined ? 'allow' : isStopHookBlock(answer.decision) ? 'block' : 'handoff';
-  return { kind, decision: answer.decision, output };
+  const decision = decided.answer;
+  const additionalContext = blockContext(config, decision, tests);
+  const output = encodeHostOutput(host, decision, additionalContext === undefined ? {} : { additionalContext });
+  const kind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
+  return { kind, decision, output };
 }

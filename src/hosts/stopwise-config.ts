@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
+import { isStopPolicyDocumentShape, parseStopPolicyAt, policyTaskTypes } from '../core/policy/stop-policy-shape.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import { describeValue } from '../core/describe-value.js';
 import { nearestName } from '../core/nearest-name.js';
 import type { TestReportOptions } from '../evidence/run-tests.js';
@@ -43,6 +45,12 @@ export interface StopwiseConfig {
   readonly judge: JudgeConfig;
   /** The policy: inline, or (after `loadStopwiseConfig`) read from `policyFile`; the defaults until then. */
   readonly policy: StopPolicy;
+  /**
+   * A stop policy document the hook decides with instead of the hook preset
+   * (`policy` holds one inline, an object with `version` and `rules`, or names
+   * a file that holds one); `policy` then keeps the defaults.
+   */
+  readonly stopPolicy?: StopPolicyDocument;
   /** The policy file `policy` names, as written (relative to the folder that holds the configuration). */
   readonly policyFile?: string;
   /** The task type whose `byTaskType` entry of `policyFile` is the policy. */
@@ -126,15 +134,22 @@ export function parseStopwiseConfig(
         .join('\n'),
     };
   }
-  // A string `policy` names a policy file: the schema checks the inline form only.
+  // A string `policy` names a policy file, and an object with `rules` is a stop policy document: the schema checks
+  // the inline numbers only.
   const { policy: policyValue, ...rest } = value as Record<string, unknown>;
   const policyFile = typeof policyValue === 'string' ? policyValue : undefined;
+  let stopPolicy: StopPolicyDocument | undefined;
+  if (isStopPolicyDocumentShape(policyValue)) {
+    const parsedPolicy = parseStopPolicyAt('policy', policyValue);
+    if (!parsedPolicy.ok) return { ok: false, message: parsedPolicy.message };
+    stopPolicy = parsedPolicy.policy;
+  }
   const early: string[] = [];
   if (policyFile === '') early.push('policy: must not be empty');
   else if (policyValue !== undefined && policyFile === undefined && (typeof policyValue !== 'object' || policyValue === null || Array.isArray(policyValue))) {
     early.push(`policy: expected a policy object or the path of a policy file, got ${describeValue(policyValue)}`);
   }
-  const parsed = schema.safeParse(policyFile === undefined && early.length === 0 ? value : rest, { reportInput: true });
+  const parsed = schema.safeParse(policyFile === undefined && stopPolicy === undefined && early.length === 0 ? value : rest, { reportInput: true });
   if (!parsed.success || early.length > 0) {
     return { ok: false, message: [...early, ...(parsed.success ? [] : parsed.error.issues.map(formatIssue))].join('\n') };
   }
@@ -147,8 +162,14 @@ export function parseStopwiseConfig(
   } catch (error) {
     problems.push((error as Error).message);
   }
-  if (data.taskType !== undefined && policyFile === undefined) {
+  if (data.taskType !== undefined && policyFile === undefined && stopPolicy === undefined) {
     problems.push('taskType: needs "policy" to name a policy file written by `stopwise calibrate --policy-out` (the task type picks its "byTaskType" entry)');
+  }
+  if (data.taskType !== undefined && stopPolicy !== undefined) {
+    const known = policyTaskTypes(stopPolicy);
+    if (!known.includes(data.taskType)) {
+      problems.push(`taskType: no rule of the policy reads task type "${data.taskType}" (a { "taskType": ... } condition); it has ${known.length === 0 ? 'none' : known.join(', ')}`);
+    }
   }
   const judge = data.judge ?? { client: 'none' as const };
   const task = data.task?.trim() ?? '';
@@ -186,6 +207,7 @@ export function parseStopwiseConfig(
         timeoutMs: ('timeoutMs' in judge ? judge.timeoutMs : undefined) ?? DEFAULT_JUDGE_TIMEOUT_MS,
       },
       policy,
+      ...(stopPolicy === undefined ? {} : { stopPolicy }),
       ...(policyFile === undefined ? {} : { policyFile }),
       ...(data.taskType === undefined ? {} : { taskType: data.taskType }),
       maxConsecutiveBlocks: data.maxConsecutiveBlocks ?? 1,

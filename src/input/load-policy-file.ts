@@ -1,4 +1,6 @@
 import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
+import { isStopPolicyDocumentShape, parseStopPolicyAt, policyTaskTypes } from '../core/policy/stop-policy-shape.js';
 import { resolve } from 'node:path';
 import { readJsonFile } from './read-json-file.js';
 
@@ -11,14 +13,24 @@ interface LoadPolicyFileOptions {
   readonly taskType?: string;
 }
 
+/** A policy file read: the four numbers of a `StopPolicy`, or a stop policy document. */
+export type LoadedPolicyFile =
+  | { readonly ok: true; readonly policy: StopPolicy }
+  | { readonly ok: true; readonly document: StopPolicyDocument }
+  | { readonly ok: false; readonly message: string };
+
 /**
- * Reads a policy file: a JSON object with the `StopPolicy` fields (any left
+ * Reads a policy file: a stop policy document (an object with `version` and
+ * `rules`, as `stopwise calibrate --policy-out` writes; checked by
+ * `parseStopPolicy`, the error naming the JSON path; `taskType` must be one
+ * its `taskType` conditions name), a JSON object with the `StopPolicy` fields (any left
  * out take the defaults), or a file written by `stopwise calibrate
  * --policy-out` holding one under `policy` (refused when that is null: nothing
  * was certified) and one per task type under `byTaskType`, of which
  * `taskType` picks one (a task type the file does not have is refused, naming
  * the ones it has, and so is an entry that is null). Every message starts
- * with `path`.
+ * with `path`. Every reader of policies (the hook configuration, `stopwise
+ * replay --policy`) reads them here.
  *
  * @example
  * await loadPolicyFile('policy.json', process.cwd(), { taskType: 'bugfix' });
@@ -28,7 +40,7 @@ export async function loadPolicyFile(
   path: string,
   cwd: string,
   options: LoadPolicyFileOptions = {},
-): Promise<{ ok: true; policy: StopPolicy } | { ok: false; message: string }> {
+): Promise<LoadedPolicyFile> {
   const read = await readJsonFile(resolve(cwd, path));
   if (read.kind === 'missing') return { ok: false, message: `${path}: no such file or folder` };
   if (read.kind === 'invalid') return { ok: false, message: `${path}: ${read.message}` };
@@ -36,6 +48,7 @@ export async function loadPolicyFile(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, message: `${path}: a policy file must hold a JSON object` };
   }
+  if (isStopPolicyDocumentShape(value)) return documentFrom(path, value, options.taskType);
   const record = value as Record<string, unknown>;
   const calibrated = Object.hasOwn(record, 'policy');
   if (calibrated) {
@@ -64,6 +77,21 @@ export async function loadPolicyFile(
     return { ok: false, message: `${path}: "policy" must be a JSON object` };
   }
   return policyFrom(path, fields);
+}
+
+function documentFrom(path: string, value: unknown, taskType: string | undefined): LoadedPolicyFile {
+  const parsed = parseStopPolicyAt('', value);
+  if (!parsed.ok) return { ok: false, message: `${path}: ${parsed.message}` };
+  if (taskType !== undefined) {
+    const known = policyTaskTypes(parsed.policy);
+    if (!known.includes(taskType)) {
+      return {
+        ok: false,
+        message: `${path}: no rule reads task type "${taskType}" (a { "taskType": ... } condition); it has ${known.length === 0 ? 'none' : known.join(', ')}`,
+      };
+    }
+  }
+  return { ok: true, document: parsed.policy };
 }
 
 function taskTypePolicy(path: string, byTaskType: unknown, taskType: string): { ok: true; policy: StopPolicy } | { ok: false; message: string } {

@@ -3,6 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { decide } from '../../src/core/policy/decide.js';
+import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
+import { seedStopPolicy } from '../../src/core/policy/seed-stop-policy.js';
+import { initialStopState } from '../../src/core/policy/stop-state.js';
+import type { StopPolicy } from '../../src/core/stop-policy.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const cli = join(root, 'dist', 'bin', 'stopwise.js');
@@ -69,19 +74,33 @@ describe('stopwise calibrate', () => {
     }
   });
 
-  it('writes a policy file that replay accepts, and the same result as JSON', () => {
+  it('writes a stop policy document with the calibrated thresholds that replay and decide read, and the same result as JSON', () => {
     const folder = mkdtempSync(join(tmpdir(), 'stopwise-calibrate-'));
     const policyPath = join(folder, 'out', 'policy.json');
     const { code, stdout } = run(['calibrate', examples, '--seed', '3', '--alpha', '0.1', '--policy-out', policyPath, '--json']);
     expect(code).toBe(0);
-    const printed = JSON.parse(stdout) as { result: { policy: { doneThreshold: number; midBandLow: number }; settings: { seed: number; alpha: number } } };
+    const printed = JSON.parse(stdout) as {
+      result: { policy: StopPolicy; settings: { seed: number; alpha: number }; byTaskType: Record<string, { policy: StopPolicy | null }> };
+    };
     expect(printed.result.settings).toMatchObject({ seed: 3, alpha: 0.1 });
-    const file = JSON.parse(readFileSync(policyPath, 'utf8')) as { policy: unknown; calibration: { certified: boolean } };
-    expect(file.policy).toEqual(printed.result.policy);
-    expect(file.calibration.certified).toBe(true);
+    const document = parseStopPolicy(JSON.parse(readFileSync(policyPath, 'utf8')));
+    // The overall rules are the seed preset's with the calibrated thresholds; each task type has its own before them.
+    const overall = seedStopPolicy(printed.result.policy).rules;
+    expect(document.rules.slice(-5).map(({ id, when, then }) => ({ id, when, then }))).toEqual(overall.slice(3).map(({ id, when, then }) => ({ id, when, then })));
+    for (const [taskType, group] of Object.entries(printed.result.byTaskType)) {
+      const own = document.rules.filter((rule) => rule.id.startsWith(`${taskType}.`));
+      expect(own.length).toBeGreaterThan(0);
+      if (group.policy !== null) {
+        expect(own.find((rule) => rule.id === `${taskType}.tests_and_criteria_passed`)?.when).toEqual({
+          all: [{ taskType }, { all: [{ tests: 'passed' }, { criteria: { gte: group.policy.doneThreshold } }] }],
+        });
+      }
+    }
+    const green = { step: 1, tests: { passed: true, failed: [], ran: 3 }, probabilities: { acceptanceCovered: printed.result.policy.doneThreshold }, output: '' };
+    expect(decide(document, initialStopState(document), green).decision).toMatchObject({ kind: 'stop', exit: 'success', rule: 'tests_and_criteria_passed' });
     const replay = run(['replay', '--policy', policyPath, 'examples/traces', '--json']);
     expect(replay.code).toBe(0);
-    expect((JSON.parse(replay.stdout) as { policy: unknown }).policy).toMatchObject(printed.result.policy);
+    expect((JSON.parse(replay.stdout) as { policy: unknown }).policy).toEqual(document);
   });
 
   it('exits 1 naming the file, line and field of a bad line, with no stack trace', () => {
@@ -97,7 +116,7 @@ describe('stopwise calibrate', () => {
     expect(missing.stderr).toBe('stopwise calibrate: no-such-file.jsonl: no such file or folder\n');
   });
 
-  it('exits 0 with the uncertified verdict on too few cases, and writes a null policy that replay refuses', () => {
+  it('exits 0 with the uncertified verdict on too few cases, and writes a document that never stops a run as done', () => {
     const folder = mkdtempSync(join(tmpdir(), 'stopwise-calibrate-'));
     const policyPath = join(folder, 'p.json');
     writeFileSync(policyPath, JSON.stringify({ policy: { doneThreshold: 0.5 } }));
@@ -106,11 +125,14 @@ describe('stopwise calibrate', () => {
     expect(stdout).toContain('verdict: NOT CERTIFIED (no policy)');
     expect(stdout).toContain("Never stop on the decision model's word alone");
     expect(stdout).toMatch(/About \d+ labelled cases in all/);
-    expect(stdout).toContain('written with "policy": null');
-    expect(JSON.parse(readFileSync(policyPath, 'utf8')).policy).toBeNull();
-    const replay = run(['replay', '--policy', policyPath, 'examples/traces']);
-    expect(replay.code).toBe(1);
-    expect(replay.stderr).toContain('"policy" is null: the calibration certified no threshold');
+    expect(stdout).toContain('nothing was certified, so its rules never stop a run as done');
+    const document = parseStopPolicy(JSON.parse(readFileSync(policyPath, 'utf8')));
+    expect(document.rules.some((rule) => rule.then.kind === 'stop' && rule.then.exit === 'success')).toBe(false);
+    const replay = run(['replay', '--policy', policyPath, 'examples/traces', '--json']);
+    expect(replay.code).toBe(0);
+    const runs = (JSON.parse(replay.stdout) as { runs: { final: { kind: string; exit?: string } }[] }).runs;
+    expect(runs.length).toBeGreaterThan(0);
+    for (const ran of runs) expect(ran.final.exit).not.toBe('success');
   });
 
   it('warns when every case has the same label', () => {

@@ -26,6 +26,11 @@ export interface EvaluationContext {
   readonly checks: Readonly<Record<string, boolean>> | undefined;
   readonly human: StopEventHuman | undefined;
   readonly tree: string | undefined;
+  /** Why the event carries no probabilities (`judge` of the event). */
+  readonly judge?: 'unavailable' | 'none' | undefined;
+  /** The host says this step follows a retry of the driver's own. */
+  readonly reentered?: boolean | undefined;
+  readonly taskType?: string | undefined;
   /** What each `step_history` detector found on this event's steps, by slot. */
   readonly stallFindings?: readonly (readonly StallFinding[])[];
   /** The numbers a template's parameter references read (the seed preset's projection); absent for a plain document. */
@@ -202,6 +207,31 @@ function compileCondition(condition: StopCondition, path: string, build: Build):
     return (context, scratch, values) => {
       if (context.retries < least) return fail(scratch, label, context.retries, relation);
       if (values !== undefined) values.retries = context.retries;
+      return true;
+    };
+  }
+  if ('judge' in condition) {
+    const want = condition.judge;
+    return (context, scratch, values) => {
+      const state = context.probabilities !== undefined ? 'answered' : (context.judge ?? 'not asked');
+      if (state !== want) return fail(scratch, label, state, `, not ${want}`);
+      if (values !== undefined) values.judge = state;
+      return true;
+    };
+  }
+  if ('reentered' in condition) {
+    return (context, scratch, values) => {
+      if (context.reentered !== true) return fail(scratch, label, 'not reentered', '');
+      if (values !== undefined) values.reentered = true;
+      return true;
+    };
+  }
+  if ('taskType' in condition) {
+    const want = condition.taskType;
+    return (context, scratch, values) => {
+      const taskType = context.taskType;
+      if (taskType !== want) return fail(scratch, label, taskType ?? 'no task type', `, not ${want}`);
+      if (values !== undefined) values.taskType = taskType;
       return true;
     };
   }
@@ -402,6 +432,8 @@ function criteria(spec: CriteriaCondition, label: string): Evaluator {
   return (context, scratch, values) => {
     const probabilities = context.probabilities;
     if (probabilities === undefined) {
+      // A model that could not answer, or none at all: no answer is coming, so the condition does not hold.
+      if (context.judge !== undefined) return fail(scratch, label, `decision model ${context.judge === 'none' ? 'not asked' : 'unavailable'}`, '');
       scratch.unmet = pendingUnmet;
       return undefined;
     }
@@ -445,5 +477,8 @@ export function labelOf(condition: StopCondition): string {
   if ('human' in condition) return `human.${condition.human}`;
   if ('stall' in condition) return condition.stall.detector === 'step_history' ? 'stall.step_history' : 'stall.identical';
   if ('retries' in condition) return 'retries';
+  if ('judge' in condition) return `judge.${condition.judge}`;
+  if ('reentered' in condition) return 'reentered';
+  if ('taskType' in condition) return `taskType.${condition.taskType}`;
   return Object.keys(condition)[0] ?? 'condition';
 }

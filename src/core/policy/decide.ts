@@ -211,6 +211,9 @@ function contextOf(core: Advanced, retries: number, event: StopEvent): Evaluatio
     checks: event.checks,
     human: event.human,
     tree: event.tree,
+    judge: event.judge,
+    reentered: event.reentered,
+    taskType: event.taskType,
     stallFindings: core.findings,
   };
 }

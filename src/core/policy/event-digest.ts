@@ -29,6 +29,9 @@ export function eventDigest(event: StopEvent, fingerprint: string): string {
   mixField(8, event.human);
   mixField(9, event.tree);
   mixField(10, event.steps);
+  mixField(11, event.judge);
+  mixField(12, event.reentered);
+  mixField(13, event.taskType);
   const a = avalanche(h1, h2);
   return hex(a) + hex(avalanche(h2, a));
 }

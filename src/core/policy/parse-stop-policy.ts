@@ -3,6 +3,7 @@ import { STOP_EXITS, type StopExit } from '../stop-outcome.js';
 import {
   CONDITION_KINDS,
   HUMAN_STATES,
+  JUDGE_STATES,
   LIMIT_NAMES,
   SIGNAL_STATES,
   STALL_DETECTORS,
@@ -175,6 +176,15 @@ function parseCondition(path: string, value: unknown): StopCondition {
       }
       return { retries: { atLeast: spec.atLeast as number } };
     }
+    case 'judge':
+      oneOf(at, body, JUDGE_STATES);
+      return { judge: body as (typeof JUDGE_STATES)[number] };
+    case 'reentered':
+      if (body !== true) throw new StopPolicyError(at, `must be true (use { "not": { "reentered": true } } for the opposite), got ${describeValue(body)}`);
+      return { reentered: true };
+    case 'taskType':
+      if (typeof body !== 'string' || body === '') throw new StopPolicyError(at, `must be a non-empty task type name, got ${describeValue(body)}`);
+      return { taskType: body };
     default:
       throw new StopPolicyError(at, `unknown condition "${kind}"; expected one of ${CONDITION_KINDS.join(', ')}`);
   }

@@ -50,7 +50,14 @@ export interface StopEventHuman {
  * - `tree`: the fingerprint of the working tree now, to tell fresh evidence from stale;
  * - `steps`: the tool calls and messages of this step, in order, for the
  *   `step_history` stall detector (`StallStep`: `tool`, `input`, `output`,
- *   `error`, `exitCode`, `text`, `tests`).
+ *   `error`, `exitCode`, `text`, `tests`);
+ * - `judge`: why the event carries no `probabilities`: `'unavailable'` (the
+ *   decision model was asked and could not answer) or `'none'` (there is no
+ *   model to ask, or the driver chose not to); a criteria condition then does
+ *   not hold instead of waiting for an answer;
+ * - `reentered`: the host says this step follows a retry (a block) of the
+ *   driver's own, as Claude Code's `stop_hook_active` does;
+ * - `taskType`: the kind of task of the run (`bugfix`, `feature`, ...), for `taskType` conditions.
  */
 export interface StopEvent {
   readonly step: number;
@@ -65,6 +72,9 @@ export interface StopEvent {
   readonly human?: StopEventHuman;
   readonly tree?: string;
   readonly steps?: readonly StallStep[];
+  readonly judge?: 'unavailable' | 'none';
+  readonly reentered?: boolean;
+  readonly taskType?: string;
 }
 
 const EVENT_KEYS: ReadonlySet<string> = new Set([
@@ -80,6 +90,9 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
   'human',
   'tree',
   'steps',
+  'judge',
+  'reentered',
+  'taskType',
 ]);
 const USAGE_KEYS: ReadonlySet<string> = new Set(STOP_EVENT_USAGE_KEYS);
 
@@ -146,6 +159,18 @@ export function assertStopEvent(event: StopEvent): void {
     }
   }
   if (event.steps !== undefined) assertSteps(event.steps);
+  if (event.judge !== undefined && event.judge !== 'unavailable' && event.judge !== 'none') {
+    throw new TypeError(`event.judge must be "unavailable" or "none" (leave it out when the event carries probabilities), got ${describeValue(event.judge)}`);
+  }
+  if (event.judge !== undefined && event.probabilities !== undefined) {
+    throw new TypeError(`event.judge is "${event.judge}" but the event carries probabilities; give one or the other`);
+  }
+  if (event.reentered !== undefined && typeof event.reentered !== 'boolean') {
+    throw new TypeError(`event.reentered must be a boolean, got ${describeValue(event.reentered)}`);
+  }
+  if (event.taskType !== undefined && (typeof event.taskType !== 'string' || event.taskType === '')) {
+    throw new TypeError(`event.taskType must be a non-empty string, got ${describeValue(event.taskType)}`);
+  }
   if (event.tree !== undefined && typeof event.tree !== 'string') {
     throw new TypeError(`event.tree must be a string (a tree fingerprint), got ${describeValue(event.tree)}`);
   }

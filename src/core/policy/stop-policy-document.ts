@@ -77,6 +77,18 @@ export const HUMAN_STATES = ['answered', 'timed_out'] as const;
 export type HumanState = (typeof HUMAN_STATES)[number];
 
 /**
+ * What came of asking the decision model, as a `judge` condition reads it:
+ * `answered` (the event carries criterion probabilities), `unavailable` (it
+ * was asked and could not answer: down, timed out, answered garbage; the
+ * event's `judge` is `'unavailable'`) or `none` (there is no decision model
+ * to ask, or the driver did not ask it; the event's `judge` is `'none'`).
+ */
+export const JUDGE_STATES = ['answered', 'unavailable', 'none'] as const;
+
+/** One of {@link JUDGE_STATES}. */
+export type JudgeState = (typeof JUDGE_STATES)[number];
+
+/**
  * The stall detectors a policy can name: `identical_fingerprints` (the seed's
  * rule: the last `rounds` progress fingerprints are identical) and
  * `step_history` (the stall detector over the tool steps events carry, see
@@ -103,6 +115,14 @@ export type CriteriaCondition = {
 /**
  * A condition of a rule: one key names its kind. Leaves read the event and
  * the state; `all`, `any`, `not` and `atLeast` (k of n) combine them.
+ *
+ * - `retries`: the decisions in a row before this event that were `retry`
+ *   (a stop hook's blocks in a row) are at least `atLeast`;
+ * - `judge`: what came of asking the decision model ({@link JUDGE_STATES});
+ *   never waits for an answer, so it is how a rule tells "not asked" apart;
+ * - `reentered`: the driver says this step follows a retry of its own that
+ *   the state may not know of (a host's `stop_hook_active`, Cursor's `loop_count`);
+ * - `taskType`: the event's task type is this one (a calibrated policy has rules per task type).
  */
 export type StopCondition =
   | { readonly all: readonly StopCondition[] }
@@ -119,7 +139,10 @@ export type StopCondition =
   | { readonly human: HumanState }
   | { readonly stall: { readonly detector: 'identical_fingerprints'; readonly rounds: number } }
   | { readonly stall: StepHistoryCondition }
-  | { readonly retries: { readonly atLeast: number } };
+  | { readonly retries: { readonly atLeast: number } }
+  | { readonly judge: JudgeState }
+  | { readonly reentered: true }
+  | { readonly taskType: string };
 
 /**
  * The step-history stall detector as a condition: it holds on an event one of
@@ -150,6 +173,9 @@ export const CONDITION_KINDS = [
   'human',
   'stall',
   'retries',
+  'judge',
+  'reentered',
+  'taskType',
 ] as const;
 
 /** One of {@link CONDITION_KINDS}. */

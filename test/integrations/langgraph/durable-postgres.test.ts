@@ -20,8 +20,8 @@ interface Child {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-function startChild(server: PostgresServer, threadId: string, pauseAt?: string): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, threadId, ...(pauseAt === undefined ? [] : [pauseAt])], {
+function startChild(server: PostgresServer, threadId: string, pauseAt?: string, command = [script, threadId, ...(pauseAt === undefined ? [] : [pauseAt])]): Child {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...command], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: server.url },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -146,6 +146,34 @@ describe('durable stop state: a LangGraph graph on PostgreSQL, killed with SIGKI
       expect(lines.at(-1)).toBe('final {"outcome":"human","next":[]}');
     },
   );
+
+  it('runs examples/durable-langgraph.ts against the built package: it crashes at turn 3, resumes, and ends as a whole run does', async () => {
+    const runExample = async (...args: string[]) => {
+      const child = startChild(db(), '', undefined, ['examples/durable-langgraph.ts', ...args]);
+      return { ...(await child.exited), lines: child.lines };
+    };
+    const whole = await runExample('example-whole');
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.lines[0]).toBe('thread example-whole: starting');
+    expect(whole.lines.filter((line) => line.startsWith('step '))).toEqual([
+      expect.stringMatching(/^step 1: retry \(no_tests_ran\)/),
+      expect.stringMatching(/^step 2: retry \(tests_failed\)/),
+      expect.stringMatching(/^step 3: retry \(tests_failed\)/),
+      expect.stringMatching(/^step 4: retry \(criteria_unmet\)/),
+      expect.stringMatching(/^step 5: stop \(success: tests_and_criteria_passed\)/),
+    ]);
+    expect(whole.lines.at(-1)).toBe('ended: success after 5 steps');
+
+    const crashed = await runExample('example', '--crash-at', '3');
+    expect(crashed.signal).toBe('SIGKILL');
+    const resumed = await runExample('example');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.lines[0]).toBe('thread example: resuming after step 2, cost 0.24 so far, 2 retries in a row');
+    const body = (lines: readonly string[]) => lines.filter((line) => !line.startsWith('thread '));
+    expect([...body(crashed.lines), ...body(resumed.lines)]).toEqual(body(whole.lines));
+    const again = await runExample('example');
+    expect(again.lines).toEqual(['thread example already ended: success']);
+  }, 180_000);
 
   it('keeps one stop state per decided step in the checkpoint tables, a few hundred bytes each', async () => {
     const rows = await db().query(

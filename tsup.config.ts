@@ -14,6 +14,7 @@ const entries = {
   'ai-sdk': 'src/integrations/ai-sdk/index.ts',
   langgraph: 'src/integrations/langgraph/index.ts',
   hosts: 'src/hosts/index.ts',
+  otel: 'src/otel/index.ts',
 };
 
 // Outside node_modules: the bundler of declarations would take files there for a dependency's and leave them out.

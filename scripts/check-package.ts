@@ -1,9 +1,23 @@
-// `npm run check:package`: packs the package once into a folder of its own and lints that tarball with publint
-// and @arethetypeswrong/cli, so that no tarball in the project folder is written, overwritten or deleted.
+// `npm run check:package`: checks the packed file list against scripts/package-files.txt, then packs the
+// package once into a folder of its own and lints that tarball with publint and @arethetypeswrong/cli, so that
+// no tarball in the project folder is written, overwritten or deleted.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkPackedFiles, readExpectedFiles } from './packed-files.js';
+
+const listed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--silent'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as [
+  { files: { path: string }[] },
+];
+const problems = checkPackedFiles(
+  listed[0].files.map((file) => file.path),
+  readExpectedFiles(readFileSync(join(import.meta.dirname, 'package-files.txt'), 'utf8')),
+);
+if (problems.length > 0) {
+  console.error(`the packed files differ from scripts/package-files.txt:\n${problems.join('\n')}`);
+  process.exitCode = 1;
+}
 
 const folder = mkdtempSync(join(tmpdir(), 'stopwise-pack-'));
 let code = 0;
@@ -25,4 +39,4 @@ try {
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }
-process.exitCode = code;
+if (code !== 0) process.exitCode = code;

@@ -24,6 +24,11 @@ export { StopPolicyError, isStopPolicyError } from './core/policy/stop-policy-er
 export { SEED_STOP_POLICY, seedStopPolicy } from './core/policy/seed-stop-policy.js';
 export { toCompletionAction } from './core/policy/to-completion-action.js';
 export { describeDecision } from './core/policy/describe-decision.js';
+export { agentLoopPolicy, policyBudgetLimits } from './core/policy/agent-loop-policy.js';
+export type { HumanTimeoutPolicy } from './core/policy/agent-loop-policy.js';
+export { policyReadsCriteria } from './core/policy/policy-reads-criteria.js';
+export { toStopOutcome } from './core/policy/to-stop-outcome.js';
+export type { StopOutcomeFacts, StopDecisionOf } from './core/policy/to-stop-outcome.js';
 export { formatUnmet } from './core/policy/compile-stop-policy.js';
 export {
   STOP_POLICY_VERSION,
@@ -46,11 +51,13 @@ export type {
   HumanState,
   StallDetectorName,
   ConditionKind,
+  StepHistoryCondition,
 } from './core/policy/stop-policy-document.js';
 export type { StopEvent, StopEventUsage, StopEventHuman } from './core/policy/stop-event.js';
 export type {
   StopDecision,
   StopDecisionKind,
+  StopDecisionBase,
   DecideResult,
   DecisionValue,
   DecisionValues,
@@ -114,6 +121,7 @@ export type {
   OutcomeError,
   FailurePhase,
   TurnRecord,
+  TurnDecision,
   TurnUsage,
   HumanExchange,
   Verification,
@@ -137,12 +145,18 @@ export { parseFinishSignal } from './loop/parse-finish-signal.js';
 export type { FinishSignalResult, FinishSignalError } from './loop/parse-finish-signal.js';
 export type { FinishToolInputSchema } from './loop/finish-tool.js';
 export { runAgentLoop, DEFAULT_HUMAN_TIMEOUT_MS } from './loop/run-agent-loop.js';
+export { runManualCompletionLoop } from './loop/run-manual-completion-loop.js';
+export type { ManualCompletionLoopOptions } from './loop/run-manual-completion-loop.js';
+export type { CompletionDecision, CompletionLoopResult, RetryFeedback as CompletionRetry } from './loop/completion-loop.js';
+export { describeRetry } from './loop/describe-retry.js';
+export type { RetryDetails } from './loop/describe-retry.js';
 export type {
   RunAgentLoopOptions,
   TurnState,
   TurnResult,
   DoneClaim,
   LoopCallContext,
+  JudgementRequest,
 } from './loop/run-agent-loop.js';
 export { booleanQuestion, doneCriteria } from './judge/boolean-question.js';
 export type {
@@ -183,3 +197,17 @@ export { parseRunTrace, formatRunTraceError } from './replay/run-trace.js';
 export type { RunTrace, RunTraceHeader, RunTraceStep, RunTraceError, RunTraceResult } from './replay/run-trace.js';
 export { replayRun, summarizeReplays } from './replay/replay-run.js';
 export type { ReplayResult, ReplayedStep, ReplaySummary } from './replay/replay-run.js';
+export { setStopObserver, notifyStopEnd } from './core/stop-observer.js';
+export type { StopObserver, StopRunEnd, StopDriver, JudgeCallNotice } from './core/stop-observer.js';
+export { toExternalStopReason, fromExternalStopReason, STOP_VOCABULARIES } from './core/external-stop-reason.js';
+export type {
+  StopVocabulary,
+  ExternalStopVocabularies,
+  StopMeaning,
+  ClaudeAgentSdkSubtype,
+  A2aTaskState,
+  AcpStopReason,
+  InspectLimit,
+  OpenHandsStatus,
+  GenAiAgentFinishReason,
+} from './core/external-stop-reason.js';

@@ -7,6 +7,7 @@ export type {
   LabelledCaseError,
   LabelledCasesResult,
 } from './labelled-case.js';
+export type { LineError } from '../input/line-fields.js';
 export { calibrateThresholds } from './calibrate-thresholds.js';
 export type {
   CalibrationOptions,

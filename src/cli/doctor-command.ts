@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { formatDuration } from '../core/format-duration.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import { checkHookSettings, describeHookSettingsCheck } from '../hosts/check-hook-settings.js';
+import { checkToolHookSettings, describeToolHookSettingsCheck } from '../hosts/check-tool-hook-settings.js';
 import type { StopHookCheck } from '../hosts/decide-stop-hook.js';
 import { hookCompletionInput, createHookClient } from '../hosts/hook-decision-model.js';
 import { hostTimeoutSeconds, stopHookDeadlineMs, type HookTimeouts } from '../hosts/hook-deadline.js';
@@ -33,15 +34,15 @@ import {
 import { optionalHostArgument } from './host-argument.js';
 import { parseCommandLine } from './parse-command-line.js';
 
-const HELP = `usage: stopwise doctor [claude-code|codex|cursor] [--json]
+const HELP = `usage: stopwise doctor [claude-code|codex|cursor|copilot|gemini] [--json]
 
 Tries the stop hook's setup in the current project without an agent session,
 and writes nothing to the project:
   - validates ${CONFIG_FILE_NAME} (found as the hook finds it: here or in a
     parent folder), naming every problem;
   - checks that the host's settings file registers the stopwise stop hook
-    with a timeout (seconds) above the hook's deadline; without a host, every
-    host whose settings file exists;
+    with a timeout above the hook's deadline (and, for copilot and gemini,
+    the tool hooks); without a host, every host whose settings file exists;
   - runs the test command once and shows the evidence it gave;
   - asks the decision model once, if one is configured, to see that it
     answers: the hook's completion check of the green sample (the key is
@@ -130,6 +131,10 @@ async function checkHosts(host: HookHost | undefined, projectDir: string, config
     const settings = checkHookSettings(name, file, deadlineMs);
     const line = describeHookSettingsCheck(name, settings, deadlineMs, recommended);
     lines.push(config === undefined && settings.kind === 'registered' ? { ...line, text: `${line.text} (the deadline of the default timeouts: there is no valid configuration)` } : line);
+    if (name === 'copilot' || name === 'gemini') {
+      const tools = checkToolHookSettings(name, file);
+      if (tools !== undefined) lines.push(describeToolHookSettingsCheck(name, HOOK_SETTINGS_PATHS[name], tools));
+    }
     const timeout = settings.kind === 'registered' && 'seconds' in settings.timeout && settings.timeout.kind !== 'default' ? settings.timeout.seconds : undefined;
     hosts.push({
       host: name,

@@ -1,20 +1,25 @@
-import { runStopHook } from '../hosts/run-stop-hook.js';
+import { runHostHook, unreadableInputExitCode } from '../hosts/run-host-hook.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { readStdin } from './read-stdin.js';
 
-const HELP = `usage: stopwise hook <claude-code|codex|cursor>
+const HELP = `usage: stopwise hook <claude-code|codex|cursor|copilot|gemini>
 
 Runs as the stop hook of a coding agent: reads the host's JSON on stdin, runs
 the project's tests, asks the decision model when the evidence does not
 decide, and answers in the host's format on stdout (block, hand off to a
-person, or let the agent stop). Configuration: stopwise.config.json, found
-from the hook's working folder upward (see \`stopwise init\`).
+person, or let the agent stop). For copilot and gemini it also answers the
+tool events (preToolUse/postToolUse, BeforeTool/AfterTool) that \`stopwise
+init\` registers. Configuration: stopwise.config.json, found from the hook's
+working folder upward (see \`stopwise init\`).
 
 exit codes: 0 answered (including every hand-off and every allowed stop);
 1 stdin unreadable, or a usage error such as a wrong host name (both
-non-blocking: the stop goes ahead). Never 2, which the hosts read as a block.`;
+non-blocking: the stop goes ahead; copilot exits 0 on unreadable stdin, as
+it reads a non-zero exit of a tool hook as a refusal). Never 2 on a stop,
+which the hosts read as a block; 2 only on copilot's postToolUseFailure,
+where stderr is guidance for the agent.`;
 
 /** How long the process may linger after it answered before it exits anyway. */
 const EXIT_GRACE_MS = 1_000;
@@ -22,7 +27,7 @@ const EXIT_GRACE_MS = 1_000;
 /** The largest stdin the hook reads; a bigger input is refused as unreadable. */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-/** `stopwise hook <host>`: the stop hook for Claude Code, Codex or Cursor. */
+/** `stopwise hook <host>`: the stop hook for Claude Code, Codex, Cursor, Copilot or Gemini (and the tool hook of the last two). */
 export async function hookCommand(argv: readonly string[], io: CliIo): Promise<number> {
   let host;
   try {
@@ -43,9 +48,9 @@ export async function hookCommand(argv: readonly string[], io: CliIo): Promise<n
   const stdin = await readStdin(MAX_STDIN_BYTES);
   if (stdin === undefined) {
     io.stderr(`stopwise hook ${host}: stdin is larger than ${MAX_STDIN_BYTES} bytes; the stop goes ahead unchecked.\n`);
-    return 1;
+    return unreadableInputExitCode(host);
   }
-  const run = await runStopHook(host, stdin, { cwd: io.cwd, startedAt: performance.timeOrigin });
+  const run = await runHostHook(host, stdin, { cwd: io.cwd, startedAt: performance.timeOrigin });
   if (run.stdout !== '') io.stdout(run.stdout);
   if (run.stderr !== '') io.stderr(run.stderr);
   // Once answered, the process ends even if work cut short by the deadline is still pending (a request, a child process).

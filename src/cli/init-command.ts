@@ -12,13 +12,15 @@ import { readJsonFile } from '../input/read-json-file.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
 
-const HELP = `usage: stopwise init <claude-code|codex|cursor> [--test-command "COMMAND"] [--exec]
+const HELP = `usage: stopwise init <claude-code|codex|cursor|copilot|gemini> [--test-command "COMMAND"] [--exec]
 
 Sets up the stopwise stop hook in the current project:
   - writes a starter ${CONFIG_FILE_NAME} (unless there is one), with the test
     command found in package.json, or the one given, or asked for;
-  - adds the hook to .claude/settings.json, .codex/hooks.json or
-    .cursor/hooks.json, keeping every existing entry;
+  - adds the hook to .claude/settings.json, .codex/hooks.json,
+    .cursor/hooks.json, .github/hooks/stopwise.json (copilot) or
+    .gemini/settings.json (gemini), keeping every existing entry; for
+    copilot and gemini also the tool hooks, on the shell and file-edit tools;
   - adds .stopwise/ (the hook's state and reports) to .gitignore.
 Running it again changes nothing.
 
@@ -112,7 +114,12 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
 
   if (merged.changed) {
     writes.push({ path: settingsPath, text: `${JSON.stringify(merged.value, null, 2)}\n` });
-    const what = merged.replaced === true ? 'stop hook replaced (the earlier command let npx download stopwise at run time)' : 'stop hook added';
+    const what =
+      merged.replaced === true
+        ? 'stop hook replaced (the earlier command let npx download stopwise at run time)'
+        : merged.added !== undefined
+          ? `hooks added under ${merged.added.join(', ')}`
+          : 'stop hook added';
     report.push(
       form === 'exec'
         ? `${settingsFile}: ${what} (exec form: npx --offline --no-install stopwise hook ${host}; timeout ${timeoutSeconds} s)`
@@ -248,5 +255,9 @@ function hostNote(host: HookHost): string {
       return 'Codex runs hooks only with `[features] codex_hooks = true` in ~/.codex/config.toml, and asks you to trust them once.\n';
     case 'cursor':
       return 'Cursor loads .cursor/hooks.json when the project opens.\n';
+    case 'copilot':
+      return 'Copilot CLI loads .github/hooks/*.json from the repository when a session starts; the cloud agent reads them from the default branch.\n';
+    case 'gemini':
+      return 'Gemini CLI runs project hooks only in a trusted folder, and asks you to trust new project hooks once; /hooks shows them.\n';
   }
 }

@@ -5,6 +5,7 @@ import type { EvaluationContext } from './policy/compile-stop-policy.js';
 import { evaluateRules } from './policy/decide.js';
 import { seedTemplate } from './policy/seed-stop-policy.js';
 import { ZERO_TOTALS } from './policy/stop-state.js';
+import { notifyDecision } from './stop-observer.js';
 import { toCompletionAction } from './policy/to-completion-action.js';
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from './stop-policy.js';
 import { assertTestEvidence, type TestEvidence } from './test-evidence.js';
@@ -81,7 +82,9 @@ function evaluateSeed(
   assertTestEvidence(tests);
   assertLoopState(loop);
   const result = evaluateRules(seedTemplate(), loopContext(loop, tests, probabilities, policy), false);
-  return 'pending' in result ? undefined : toCompletionAction(result.decision, policy);
+  if ('pending' in result) return undefined;
+  notifyDecision(result.decision, loop.step, undefined, 'seed');
+  return toCompletionAction(result.decision, policy);
 }
 
 function loopContext(loop: AgentLoopState, tests: TestEvidence, probabilities: CriterionProbabilities | undefined, policy: StopPolicy): EvaluationContext {

@@ -1,6 +1,7 @@
 import type { BudgetLimitKind, BudgetLimits, BudgetUsage } from './budget.js';
 import type { FinishSignal } from './finish-signal.js';
 import type { LoopStop } from './loop-stop.js';
+import type { StopDecision } from './policy/stop-decision.js';
 
 /** The five ways a run ends. */
 export const STOP_EXITS = ['success', 'limit', 'gave_up', 'need_help', 'failed'] as const;
@@ -38,6 +39,15 @@ export interface TurnRecord {
   readonly verification?: Verification;
   readonly human?: HumanExchange;
   readonly error?: string;
+  /** What the stop policy decided after this turn: the kind, the rule that fired (`null` when none did) and its reason. */
+  readonly decision?: TurnDecision;
+}
+
+/** A turn's decision as the trace keeps it; the full decision of the last turn is the outcome's `decision`. */
+export interface TurnDecision {
+  readonly kind: StopDecision['kind'];
+  readonly rule: string | null;
+  readonly reason: string;
 }
 
 /** Fields every outcome has: the steps taken, the total usage, the last text and the trace. */
@@ -46,6 +56,13 @@ export interface OutcomeBase {
   readonly usage: BudgetUsage;
   readonly text: string;
   readonly trace: readonly TurnRecord[];
+  /**
+   * The stop policy's decision that ended the run, with the rule that fired
+   * and the values it compared. Absent when no rule decided: a run that ended
+   * before its first turn, on a provider's halt (`failed`, or a limit with
+   * `source: 'provider'`), on an exception or an abort.
+   */
+  readonly decision?: StopDecision;
 }
 
 /** The model signalled done and code verified it. */
@@ -84,7 +101,7 @@ export interface NeedHelpOutcome extends OutcomeBase {
 }
 
 /** Where an unexpected error came from. */
-export type FailurePhase = 'turn' | 'verify' | 'askHuman';
+export type FailurePhase = 'turn' | 'verify' | 'askHuman' | 'evaluateCriteria';
 
 /** An error as plain data. */
 export interface OutcomeError {

@@ -23,6 +23,11 @@ export { encodeCodexOutput } from './encode-codex-output.js';
 export type { CodexStopOutput, CodexOutputOptions } from './encode-codex-output.js';
 export { encodeCursorOutput } from './encode-cursor-output.js';
 export type { CursorStopOutput, CursorOutputOptions } from './encode-cursor-output.js';
+export { encodeCopilotOutput } from './encode-copilot-output.js';
+export type { CopilotStopOutput, CopilotOutputOptions } from './encode-copilot-output.js';
+export { encodeGeminiOutput } from './encode-gemini-output.js';
+export type { GeminiStopOutput, GeminiOutputOptions } from './encode-gemini-output.js';
+export { hostBlockCap, effectiveMaxConsecutiveBlocks } from './host-block-cap.js';
 export {
   parseStopwiseConfig,
   CONFIG_FILE_NAME,

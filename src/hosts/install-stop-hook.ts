@@ -1,11 +1,14 @@
 import { describeValue } from '../core/describe-value.js';
 import type { HookHost } from './hook-host.js';
+import { mergeHostHooks } from './install-host-hooks.js';
 
 /** Where each host reads its project hooks, relative to the project. */
 export const HOOK_SETTINGS_PATHS: Readonly<Record<HookHost, string>> = Object.freeze({
   'claude-code': '.claude/settings.json',
   codex: '.codex/hooks.json',
   cursor: '.cursor/hooks.json',
+  copilot: '.github/hooks/stopwise.json',
+  gemini: '.gemini/settings.json',
 });
 
 /** Where a project's own install of stopwise keeps its command, relative to the project. */
@@ -18,6 +21,9 @@ const NPX_NO_INSTALL = ['--offline', '--no-install', 'stopwise', 'hook'] as cons
 const STOPWISE_NOT_INSTALLED_MESSAGE =
   'stopwise: the stop hook did not run through npx (is stopwise installed? the hook never downloads it: npm i -D stopwise); the stop goes ahead unchecked';
 
+/** The hosts that run a hook command with a POSIX shell themselves (Claude Code `sh -c`, Copilot's `bash` field, Gemini `bash -c`). */
+const SHELL_SCRIPT_HOSTS: ReadonlySet<HookHost> = new Set<HookHost>(['claude-code', 'copilot', 'gemini']);
+
 /**
  * The command line that runs the stop hook for a host: Node on the project's
  * own install of stopwise when there is one (no npx, whose start-up costs
@@ -28,15 +34,20 @@ const STOPWISE_NOT_INSTALLED_MESSAGE =
  * ahead. Claude Code runs it with `sh -c` and sets `$CLAUDE_PROJECT_DIR`;
  * Codex runs it with the user's login shell and Cursor in the workspace root,
  * so for them it goes through `sh -c` and is found from the working folder.
- * On Windows, where there is no `sh`, it is the npx form alone.
+ * Copilot runs its `bash` field in the folder the entry's `cwd` names (the
+ * repository root), and Gemini runs it with `bash -c` and sets
+ * `$GEMINI_PROJECT_DIR` (written `${GEMINI_PROJECT_DIR}`, which Gemini's own
+ * substitution of the bare form, quoted for the shell, leaves alone).
+ * Copilot reads a non-zero exit of a tool hook as a refusal, so its fallback
+ * exits 0. On Windows, where there is no `sh`, it is the npx form alone.
  */
 export function stopHookCommand(host: HookHost, platform: NodeJS.Platform = process.platform): string {
   const npx = `npx ${NPX_NO_INSTALL.join(' ')} ${host}`;
   if (platform === 'win32') return npx;
-  const bin = host === 'claude-code' ? `$CLAUDE_PROJECT_DIR/${LOCAL_STOPWISE_BIN}` : LOCAL_STOPWISE_BIN;
-  const fallback = `${npx} || { echo "${STOPWISE_NOT_INSTALLED_MESSAGE}" >&2; exit 1; }`;
+  const bin = host === 'claude-code' ? `$CLAUDE_PROJECT_DIR/${LOCAL_STOPWISE_BIN}` : host === 'gemini' ? `\${GEMINI_PROJECT_DIR:-.}/${LOCAL_STOPWISE_BIN}` : LOCAL_STOPWISE_BIN;
+  const fallback = `${npx} || { echo "${STOPWISE_NOT_INSTALLED_MESSAGE}" >&2; exit ${host === 'copilot' ? 0 : 1}; }`;
   const script = `f="${bin}"; if [ -f "$f" ]; then exec node "$f" hook ${host}; else ${fallback}; fi`;
-  return host === 'claude-code' ? script : `sh -c '${script}'`;
+  return SHELL_SCRIPT_HOSTS.has(host) ? script : `sh -c '${script}'`;
 }
 
 /**
@@ -77,8 +88,10 @@ export function mergeStopHook(
   timeoutSeconds: number,
   form: StopHookForm = 'shell',
 ):
-  | { readonly ok: true; readonly changed: boolean; readonly replaced?: boolean; readonly value: Record<string, unknown> }
+  | { readonly ok: true; readonly changed: boolean; readonly replaced?: boolean; readonly added?: readonly string[]; readonly value: Record<string, unknown> }
   | { readonly ok: false; readonly message: string } {
+  // Copilot and Gemini get the stop event and the tool events, each in its own format.
+  if (host === 'copilot' || host === 'gemini') return mergeHostHooks(host, existing, timeoutSeconds);
   const file = HOOK_SETTINGS_PATHS[host];
   if (existing !== undefined && (typeof existing !== 'object' || existing === null || Array.isArray(existing))) {
     return { ok: false, message: `${file} must hold a JSON object, got ${describeValue(existing)}` };
@@ -105,10 +118,11 @@ export function mergeStopHook(
   return { ok: true, changed: true, value: root };
 }
 
-/** The command line of a hook entry, `args` included. */
-function commandLine(record: Record<string, unknown>): string {
+/** The command line of a hook entry, `args` included (Copilot's entries hold it in `bash` and `powershell`). */
+function commandLine(record: Readonly<Record<string, unknown>>): string {
   const args = Array.isArray(record.args) ? record.args.filter((arg): arg is string => typeof arg === 'string') : [];
-  return [typeof record.command === 'string' ? record.command : '', ...args].join(' ');
+  const shells = [record.bash, record.powershell].filter((line): line is string => typeof line === 'string');
+  return [typeof record.command === 'string' ? record.command : '', ...args, ...shells].join(' ');
 }
 
 /** An `npx stopwise` without `--no-install`: npx would download whatever package holds the name. */

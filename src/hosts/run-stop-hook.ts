@@ -17,6 +17,9 @@ import { MAX_TIMEOUT_MS } from './stopwise-config-defaults.js';
 import type { StopwiseConfig } from './stopwise-config.js';
 import { HOOK_DEADLINE_SLACK_MS, MAX_LOCK_WAIT_MS, stopHookDeadlineMs } from './hook-deadline.js';
 import { formatDuration } from '../core/format-duration.js';
+import { notifyStopEnd } from '../core/stop-observer.js';
+import { hookRunEnd } from './hook-run-end.js';
+import { effectiveMaxConsecutiveBlocks } from './host-block-cap.js';
 
 /** What the hook process prints and how it exits. */
 export interface StopHookRun {
@@ -178,7 +181,7 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
     return { decision: undefined };
   }
 
-  const reEntered = isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input));
+  const reEntered = isReentry(state, effectiveMaxConsecutiveBlocks(host, config.maxConsecutiveBlocks, env), hostSignalsReentry(input));
   const runner = options.testRunner ?? (await import('./evidence-test-runner.js')).evidenceTestRunner;
   progress.phase = 'running the tests';
   const testTimeoutMs = Math.min(config.tests.timeoutMs, deadline.stepMs());
@@ -345,6 +348,7 @@ class HookAnswer {
   }
 
   finish(decision: StopHookDecision, additionalContext?: string): StopHookRun {
+    if (this.input.hook_event_name === undefined || isStopEventName(this.input.hook_event_name)) notifyStopEnd(hookRunEnd(this.host, this.input, decision));
     if (decision !== undefined && decision.systemMessage !== undefined) this.lines.push(decision.systemMessage);
     const output = encodeHostOutput(this.host, decision, additionalContext === undefined ? {} : { additionalContext });
     return {

@@ -4,6 +4,7 @@ import { isStopHookBlock, type StopHookCheck, type StopHookDecision } from './de
 import { encodeHostOutput, type HostStopOutput } from './encode-host-output.js';
 import type { HookHost } from './hook-host.js';
 import { beginStopAttempt, initialHookSessionState, isReentry } from './hook-session-state.js';
+import { effectiveMaxConsecutiveBlocks } from './host-block-cap.js';
 import { hostSignalsReentry, parseStopHookInput, type StopHookInput } from './stop-hook-input.js';
 import type { StopwiseConfig } from './stopwise-config.js';
 
@@ -27,18 +28,24 @@ export const SAMPLE_LAST_MESSAGE = 'I made the change and the tests pass.';
 
 /** A first Stop payload of a new session, as `host` sends it. */
 export function sampleStopInput(host: HookHost, cwd: string): StopHookInput {
-  const raw =
-    host === 'cursor'
-      ? { hook_event_name: 'stop', conversation_id: 'sample-conversation', generation_id: 'sample-generation', status: 'completed', loop_count: 0, workspace_roots: [cwd] }
-      : {
-          hook_event_name: 'Stop',
-          session_id: 'sample-session',
-          cwd,
-          stop_hook_active: false,
-          last_assistant_message: SAMPLE_LAST_MESSAGE,
-          ...(host === 'codex' ? { turn_id: 'sample-turn', model: 'sample-model', permission_mode: 'default', transcript_path: null } : {}),
-        };
-  return parseStopHookInput(raw);
+  return parseStopHookInput(sampleStopPayload(host, cwd));
+}
+
+function sampleStopPayload(host: HookHost, cwd: string): Record<string, unknown> {
+  const claudeCode = { hook_event_name: 'Stop', session_id: 'sample-session', cwd, stop_hook_active: false, last_assistant_message: SAMPLE_LAST_MESSAGE };
+  switch (host) {
+    case 'claude-code':
+      return claudeCode;
+    case 'codex':
+      return { ...claudeCode, turn_id: 'sample-turn', model: 'sample-model', permission_mode: 'default', transcript_path: null };
+    case 'cursor':
+      return { hook_event_name: 'stop', conversation_id: 'sample-conversation', generation_id: 'sample-generation', status: 'completed', loop_count: 0, workspace_roots: [cwd] };
+    case 'copilot':
+      // agentStop in the camelCase form carries no event name and no final message
+      return { sessionId: 'sample-session', timestamp: 0, cwd, transcriptPath: '', stopReason: 'end_turn' };
+    case 'gemini':
+      return { hook_event_name: 'AfterAgent', session_id: 'sample-session', cwd, prompt: 'Fix the task.', prompt_response: SAMPLE_LAST_MESSAGE, stop_hook_active: false };
+  }
 }
 
 /** What the hook answers to a sample stop: the decision, its kind, and the host's output. */
@@ -69,7 +76,7 @@ export async function sampleStopAnswer(
     config,
     tests,
     loop: beginStopAttempt(state, tests, input.last_assistant_message ?? '', config.policy.stallRounds).loop,
-    reEntered: isReentry(state, config.maxConsecutiveBlocks, hostSignalsReentry(input)),
+    reEntered: isReentry(state, effectiveMaxConsecutiveBlocks(host, config.maxConsecutiveBlocks, {}), hostSignalsReentry(input)),
     ...(check === undefined ? {} : { askModel: async () => check }),
   });
   const output = encodeHostOutput(host, answer.decision, answer.additionalContext === undefined ? {} : { additionalContext: answer.additionalContext });

@@ -2,7 +2,8 @@ import { describeValue } from '../core/describe-value.js';
 
 /**
  * What a host sends a stop hook on stdin, reduced to the fields stopwise knows
- * (Claude Code `Stop`/`SubagentStop`, Codex `Stop`, Cursor `stop`). Every field
+ * (Claude Code `Stop`/`SubagentStop`, Codex `Stop`, Cursor `stop`, Copilot
+ * `agentStop`, Gemini `AfterAgent`). Every field
  * is optional: hosts differ, older versions leave fields out, and a field of
  * the wrong type is dropped rather than trusted.
  */
@@ -62,7 +63,7 @@ export function parseStopHookInput(raw: unknown): StopHookInput {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new TypeError(`stop hook input must be a JSON object, got ${describeValue(raw)}`);
   }
-  const record = raw as Record<string, unknown>;
+  const record = withHostAliases(raw as Record<string, unknown>);
   const input: Record<string, unknown> = {};
   for (const key of STRING_FIELDS) {
     const value = record[key];
@@ -74,6 +75,28 @@ export function parseStopHookInput(raw: unknown): StopHookInput {
   const roots = record.workspace_roots;
   if (Array.isArray(roots) && roots.every((root) => typeof root === 'string')) input.workspace_roots = [...roots];
   return input as StopHookInput;
+}
+
+/**
+ * The other spellings hosts use for fields stopwise knows: Copilot's camelCase
+ * payloads (`sessionId`, `transcriptPath`, `stopHookActive`) and Gemini's
+ * `prompt_response` (the agent's final text). The known spelling wins when
+ * both are there.
+ */
+const FIELD_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  sessionId: 'session_id',
+  transcriptPath: 'transcript_path',
+  stopHookActive: 'stop_hook_active',
+  hookEventName: 'hook_event_name',
+  prompt_response: 'last_assistant_message',
+});
+
+function withHostAliases(record: Record<string, unknown>): Record<string, unknown> {
+  const aliased: Record<string, unknown> = {};
+  for (const [alias, field] of Object.entries(FIELD_ALIASES)) {
+    if (record[alias] !== undefined && record[field] === undefined) aliased[field] = record[alias];
+  }
+  return Object.keys(aliased).length === 0 ? record : { ...record, ...aliased };
 }
 
 /** The session the stop belongs to: `session_id`, or Cursor's `conversation_id`. */

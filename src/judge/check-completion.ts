@@ -5,6 +5,7 @@ import { createCompletionRequest, type CompletionInput, type CompletionRequest }
 import type { EvaluateOptions, EvaluationClient, EvaluationUsage } from './evaluation-client.js';
 import { validateEvaluationResult, type ValidatedEvaluation } from './validate-evaluation-result.js';
 import { EvaluationError } from './evaluation-error.js';
+import { notifyJudgeCall } from '../core/stop-observer.js';
 
 /** The input of {@link checkCompletion}: what to judge, and the policy to judge it with. */
 export interface CompletionCheckInput extends CompletionInput {
@@ -57,7 +58,9 @@ export async function askDecisionModel(
     throw new EvaluationError('aborted', 'the completion check was aborted before the decision model was asked');
   }
   const result: unknown = await client.evaluate(request, options);
-  return validateEvaluationResult(result, request.questions);
+  const validated = validateEvaluationResult(result, request.questions);
+  notifyJudgeCall(validated);
+  return validated;
 }
 
 /** Throws a `TypeError` unless `client` has an `evaluate` method. */

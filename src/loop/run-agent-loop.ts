@@ -1,5 +1,16 @@
 import { describeValue, safeJson } from '../core/describe-value.js';
 import { addUsage, checkBudget, emptyUsage, remainingBudget } from '../core/budget.js';
+import type { CriterionProbabilities } from '../core/criterion-probabilities.js';
+import { agentLoopPolicy, policyBudgetLimits } from '../core/policy/agent-loop-policy.js';
+import { decide, needsJudgement } from '../core/policy/decide.js';
+import { policyReadsCriteria } from '../core/policy/policy-reads-criteria.js';
+import type { RetryFeedback, StopDecision } from '../core/policy/stop-decision.js';
+import type { StopEvent } from '../core/policy/stop-event.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
+import { initialStopState } from '../core/policy/stop-state.js';
+import { toStopOutcome } from '../core/policy/to-stop-outcome.js';
+import type { StallStep } from '../core/stall-detection/stall-step.js';
+import type { TestEvidence } from '../core/test-evidence.js';
 import type { BudgetLimitKind, BudgetLimits, BudgetRemaining, BudgetUsage } from '../core/budget.js';
 import type { FinishSignal } from '../core/finish-signal.js';
 import type { LoopStop } from '../core/loop-stop.js';
@@ -13,6 +24,7 @@ import type {
   Verification,
 } from '../core/stop-outcome.js';
 import { nearestName } from '../core/nearest-name.js';
+import { notifyStopEnd } from '../core/stop-observer.js';
 import { isWrapUpTurn } from '../core/wrap-up.js';
 import { parseFinishSignal } from './parse-finish-signal.js';
 
@@ -34,6 +46,8 @@ export interface TurnState {
   readonly unanswered?: { readonly question: string; readonly waitedMs: number };
   /** The last text a turn returned; `''` before any. */
   readonly lastText: string;
+  /** Set when the stop policy's decision after the previous turn was a `retry`: what to tell the agent. */
+  readonly feedback?: RetryFeedback;
 }
 
 /** What one turn reports back. No `signal` and no `halt` means "continue". */
@@ -46,6 +60,25 @@ export interface TurnResult {
   readonly text?: string;
   readonly usage?: { readonly inputTokens?: number; readonly outputTokens?: number; readonly cost?: number };
   readonly toolErrors?: number;
+  /** The turn's tool calls and their results (and messages), in order, for a `step_history` stall rule. */
+  readonly steps?: readonly StallStep[];
+  /** The test evidence after this turn, for the policy's `tests` conditions and the decision model. */
+  readonly tests?: TestEvidence;
+  /** Named deterministic checks of this turn, for `check` conditions. */
+  readonly checks?: Readonly<Record<string, boolean>>;
+  /** The working tree's fingerprint now, to tell fresh test evidence from stale. */
+  readonly tree?: string;
+}
+
+/** What `evaluateCriteria` is asked to judge: the turn just completed and the event the policy is deciding. */
+export interface JudgementRequest {
+  readonly step: number;
+  /** The last text a turn returned. */
+  readonly text: string;
+  readonly tests?: TestEvidence;
+  readonly signal?: FinishSignal;
+  /** The event as it stands, without probabilities. */
+  readonly event: StopEvent;
 }
 
 /** A `done` claim for `verify` to check. */
@@ -65,12 +98,31 @@ export interface LoopCallContext {
 export interface RunAgentLoopOptions {
   /** One model call and its tool executions. */
   readonly turn: (state: TurnState, context: LoopCallContext) => TurnResult | Promise<TurnResult>;
-  /** Checks a `done` claim with code: `{ ok: true }` or `{ ok: false, unmet: [...] }`. */
-  readonly verify: (claim: DoneClaim, context: LoopCallContext) => Verification | Promise<Verification>;
+  /**
+   * Checks a `done` claim with code: `{ ok: true }` or `{ ok: false, unmet: [...] }`; the answer is the
+   * event's `verification`. Required with `limits`; optional with a `policy` (whose rules may read other evidence).
+   */
+  readonly verify?: ((claim: DoneClaim, context: LoopCallContext) => Verification | Promise<Verification>) | undefined;
   /** Asks a person; resolves to the answer. Without it a `need_help` ends the run at once. */
   readonly askHuman?: (question: string, context: LoopCallContext) => string | Promise<string>;
-  /** Hard limits, with the names of `checkBudget`. */
-  readonly limits: BudgetLimits;
+  /**
+   * Hard limits, with the names of `checkBudget`: the run decides with `agentLoopPolicy(limits, onHumanTimeout)`.
+   * Give `limits` or `policy`, not both.
+   */
+  readonly limits?: BudgetLimits | undefined;
+  /**
+   * The stop policy to decide with after every turn, instead of the one built from `limits`; its limit rules
+   * (`policyBudgetLimits`) are the run's budget. Validated before the first turn.
+   */
+  readonly policy?: StopPolicyDocument | undefined;
+  /**
+   * The decision model: P(true) per criterion for the turn just completed. Called only when
+   * `needsJudgement` says the policy's decision depends on it; each call counts one `judgeCalls`.
+   * Required when the policy has a `criteria` condition.
+   */
+  readonly evaluateCriteria?: ((request: JudgementRequest, context: LoopCallContext) => CriterionProbabilities | Promise<CriterionProbabilities>) | undefined;
+  /** Sees every decision, in order, with the event it decided; awaited before the run goes on. */
+  readonly onDecision?: ((decision: StopDecision, event: StopEvent) => void | PromiseLike<void>) | undefined;
   /** The clock, in milliseconds; default `Date.now`. */
   readonly now?: () => number;
   /** Aborts the run: it ends as `failed` with an `AbortError`, keeping its state. */
@@ -99,10 +151,17 @@ class CallFailed extends Error {
 
 /**
  * Drives a loop whose model call and tool execution are the caller's, and
- * guarantees it ends in one typed {@link StopOutcome}: the budget is checked
- * by code before every turn, `done` is a claim `verify` must confirm,
+ * guarantees it ends in one typed {@link StopOutcome}. After every turn the
+ * stop engine decides on one event (the turn's usage, the wall clock, its
+ * finish signal, `verify`'s answer to a `done` claim, a person's answer to a
+ * `need_help`, its test evidence and tool steps, and the decision model's
+ * probabilities when the policy needs them): a `stop` ends the run with the
+ * decision's exit (`outcome.decision` names the rule), a `retry` or
+ * `continue` runs another turn. With `limits` the policy is
+ * `agentLoopPolicy(limits)`: `done` is a claim `verify` must confirm,
  * `give_up` and `need_help` end the run (a person is asked first, with a
- * deadline), and any exception ends it as `failed` with its state kept.
+ * deadline), a limit ends it. A budget already spent ends the run before its
+ * first turn; any exception ends it as `failed` with its state kept.
  * Rejects only for misuse (bad options), before the first turn.
  *
  * @example
@@ -114,18 +173,28 @@ class CallFailed extends Error {
  * console.log(stopReasonOf(outcome), outcome.steps);
  */
 export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
+  const outcome = await driveLoop(options);
+  notifyStopEnd({ driver: 'run-agent-loop', outcome });
+  return outcome;
+}
+
+async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
   assertOptions(options);
   const {
     turn,
     verify,
     askHuman,
-    limits,
+    evaluateCriteria,
+    onDecision,
     now = () => Date.now(),
     signal: callerSignal,
     humanTimeoutMs = DEFAULT_HUMAN_TIMEOUT_MS,
     onHumanTimeout = 'stop',
     wrapUpSteps = 1,
   } = options;
+  const policy = options.policy ?? agentLoopPolicy(options.limits as BudgetLimits, onHumanTimeout);
+  const limits = options.limits ?? policyBudgetLimits(policy);
+  let stopState = initialStopState(policy);
 
   const controller = new AbortController();
   const forwardAbort = (): void => controller.abort(callerSignal?.reason);
@@ -141,27 +210,26 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOu
   let humanAnswer: string | undefined;
   let unanswered: { question: string; waitedMs: number } | undefined;
   let lastWrapUpText: string | undefined;
+  let feedback: RetryFeedback | undefined;
+  let started = false;
 
   const elapsed = (): number => Math.max(0, now() - startedAt);
   const withClock = (): BudgetUsage => ({ ...usage, wallClockMs: elapsed() });
   const base = (): OutcomeBase => ({ steps: usage.steps, usage, text: lastText, trace });
+  // Every way out of the run passes here, once, with the outcome (and its decision when a rule ended the run).
+  const end = (outcome: StopOutcome): StopOutcome => outcome;
 
   try {
     for (;;) {
       usage = withClock();
-      if (controller.signal.aborted) return failed(base(), 'turn', abortError(controller.signal));
-      const budget = checkBudget(limits, usage);
-      if (!budget.ok) {
-        return {
-          ...base(),
-          exit: 'limit',
-          limit: budget.limit,
-          source: 'budget',
-          key: budget.key,
-          used: budget.used,
-          max: budget.max,
-          ...(lastWrapUpText === undefined ? {} : { finalAnswer: lastWrapUpText }),
-        };
+      if (controller.signal.aborted) return end(failed(base(), 'turn', abortError(controller.signal)));
+      if (!started) {
+        // Before the first turn no step has been decided: a budget already spent leaves no room for one.
+        started = true;
+        const budget = checkBudget(limits, usage);
+        if (!budget.ok) {
+          return end({ ...base(), exit: 'limit', limit: budget.limit, source: 'budget', key: budget.key, used: budget.used, max: budget.max });
+        }
       }
 
       const step = usage.steps + 1;
@@ -175,9 +243,11 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOu
         lastText,
         ...(humanAnswer === undefined ? {} : { humanAnswer }),
         ...(unanswered === undefined ? {} : { unanswered }),
+        ...(feedback === undefined ? {} : { feedback }),
       };
       humanAnswer = undefined;
       unanswered = undefined;
+      feedback = undefined;
       const turnStartedAt = now();
       const record: { -readonly [K in keyof TurnRecord]: TurnRecord[K] } = { step, ms: 0, usage: ZERO_TURN_USAGE, wrapUp };
       let recorded = false;
@@ -202,66 +272,77 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOu
         const failure = asCallFailed(error, 'turn');
         record.error = errorMessage(failure.thrown);
         finishRecord();
-        return failed(base(), failure.during, failure.thrown);
+        return end(failed(base(), failure.during, failure.thrown));
       }
       if (typeof result.text === 'string') lastText = result.text;
       lastWrapUpText = wrapUp && typeof result.text === 'string' ? result.text : undefined;
 
       try {
         const intent = readIntent(result);
-        if (intent === undefined) {
-          finishRecord();
-          continue;
+        let signal: FinishSignal | undefined;
+        let verification: Verification | undefined;
+        let exchange: HumanExchange | undefined;
+        if (intent !== undefined) {
+          if (intent.type === 'signal') record.signal = intent.signal;
+          else record.halt = intent.halt;
+          const stop = intent.type === 'signal' ? signalToStop(intent.signal) : intent.halt;
+          switch (stop.kind) {
+            case 'out_of_budget':
+              // A provider's halt is a fact about one generation, not a judgement: the turn cannot go on.
+              finishRecord();
+              usage = withClock();
+              return end({ ...base(), exit: 'limit', limit: stop.limit, source: 'provider', used: usedOf(stop.limit, usage), max: null });
+            case 'failed':
+              finishRecord();
+              usage = withClock();
+              return end(failed(base(), 'turn', Object.assign(new Error(stop.error), { name: 'ProviderStopError' })));
+            case 'done': {
+              signal = { kind: 'done', note: stop.summary };
+              if (verify !== undefined) {
+                const claim: DoneClaim = { step, note: stop.summary, text: lastText, usage: withClock() };
+                verification = readVerification(await settle('verify', controller.signal, () => verify(claim, context)));
+                record.verification = verification;
+              }
+              break;
+            }
+            case 'blocked':
+              signal = { kind: 'give_up', note: stop.reason };
+              break;
+            case 'need_help':
+              signal = { kind: 'need_help', note: stop.question };
+              exchange = await consultHuman(stop.question);
+              record.human = exchange;
+              break;
+          }
         }
-        if (intent.type === 'signal') record.signal = intent.signal;
-        else record.halt = intent.halt;
-        const stop = intent.type === 'signal' ? signalToStop(intent.signal) : intent.halt;
+        finishRecord();
+        usage = withClock();
 
-        switch (stop.kind) {
-          case 'done': {
-            const claim: DoneClaim = { step, note: stop.summary, text: lastText, usage: withClock() };
-            const verification = readVerification(await settle('verify', controller.signal, () => verify(claim, context)));
-            record.verification = verification;
-            finishRecord();
-            usage = withClock();
-            if (verification.ok) return { ...base(), exit: 'success', note: stop.summary };
-            unmet = verification.unmet;
-            continue;
-          }
-          case 'blocked':
-            finishRecord();
-            usage = withClock();
-            return { ...base(), exit: 'gave_up', note: stop.reason };
-          case 'out_of_budget':
-            finishRecord();
-            usage = withClock();
-            return { ...base(), exit: 'limit', limit: stop.limit, source: 'provider', used: usedOf(stop.limit, usage), max: null };
-          case 'failed':
-            finishRecord();
-            usage = withClock();
-            return failed(base(), 'turn', Object.assign(new Error(stop.error), { name: 'ProviderStopError' }));
-          case 'need_help': {
-            const exchange = await consultHuman(stop.question);
-            record.human = exchange;
-            finishRecord();
-            usage = withClock();
-            if (exchange.answer !== undefined) {
-              humanAnswer = exchange.answer;
-              continue;
-            }
-            if (exchange.timedOut && onHumanTimeout === 'continue') {
-              unanswered = { question: stop.question, waitedMs: exchange.waitedMs };
-              continue;
-            }
-            return { ...base(), exit: 'need_help', question: stop.question, waitedMs: exchange.waitedMs };
-          }
+        let event = turnEvent(step, record.usage, usage.wallClockMs, result, signal, verification, exchange);
+        if (evaluateCriteria !== undefined && needsJudgement(policy, stopState, event)) {
+          const request: JudgementRequest = { step, text: lastText, event, ...(result.tests === undefined ? {} : { tests: result.tests }), ...(signal === undefined ? {} : { signal }) };
+          const probabilities = readProbabilities(await settle('evaluateCriteria', controller.signal, () => evaluateCriteria(request, context)));
+          event = { ...event, probabilities, usage: { ...event.usage, judgeCalls: 1 } };
+          usage = withClock();
         }
+        const decided = decide(policy, stopState, event);
+        stopState = decided.state;
+        const decision = decided.decision;
+        record.decision = { kind: decision.kind, rule: decision.rule, reason: decision.reason };
+        if (onDecision !== undefined) await onDecision(decision, event);
+        if (decision.kind === 'stop') {
+          return end(toStopOutcome(decision, { ...base(), signal, human: exchange, finalAnswer: lastWrapUpText, budget: options.limits }));
+        }
+        if (verification?.ok === false) unmet = verification.unmet;
+        if (decision.kind === 'retry') feedback = decision.feedback;
+        if (exchange?.answer !== undefined) humanAnswer = exchange.answer;
+        else if (exchange?.timedOut === true) unanswered = { question: exchange.question, waitedMs: exchange.waitedMs };
       } catch (error) {
         const failure = asCallFailed(error, 'turn');
         if (!recorded) record.error = errorMessage(failure.thrown);
         finishRecord();
         usage = withClock();
-        return failed(base(), failure.during, failure.thrown);
+        return end(failed(base(), failure.during, failure.thrown));
       }
     }
   } finally {
@@ -301,6 +382,38 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOu
 }
 
 const TIMED_OUT = Symbol('timed out');
+
+/** The event of one turn, as the stop policy reads it. */
+function turnEvent(
+  step: number,
+  used: TurnUsage,
+  elapsedMs: number,
+  result: TurnResult,
+  signal: FinishSignal | undefined,
+  verification: Verification | undefined,
+  exchange: HumanExchange | undefined,
+): StopEvent {
+  return {
+    step,
+    usage: { inputTokens: used.inputTokens, outputTokens: used.outputTokens, cost: used.cost, toolErrors: used.toolErrors },
+    elapsedMs,
+    output: typeof result.text === 'string' ? result.text : '',
+    ...(signal === undefined ? {} : { signal }),
+    ...(verification === undefined ? {} : { verification }),
+    ...(exchange === undefined ? {} : { human: exchange.answer === undefined ? { timedOut: exchange.timedOut } : { answer: exchange.answer, timedOut: exchange.timedOut } }),
+    ...(result.tests === undefined ? {} : { tests: result.tests }),
+    ...(result.steps === undefined ? {} : { steps: result.steps }),
+    ...(result.checks === undefined ? {} : { checks: result.checks }),
+    ...(result.tree === undefined ? {} : { tree: result.tree }),
+  };
+}
+
+function readProbabilities(value: CriterionProbabilities): CriterionProbabilities {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CallFailed('evaluateCriteria', new TypeError(`evaluateCriteria must resolve to an object of named probabilities, got ${safeJson(value)}`));
+  }
+  return { ...value };
+}
 
 type Intent = { readonly type: 'signal'; readonly signal: FinishSignal } | { readonly type: 'halt'; readonly halt: LoopStop };
 
@@ -439,13 +552,23 @@ function errorMessage(thrown: unknown): string {
 
 function assertOptions(options: RunAgentLoopOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('runAgentLoop needs an options object');
-  for (const name of ['turn', 'verify'] as const) {
-    if (typeof options[name] !== 'function') throw new TypeError(`runAgentLoop: ${name} must be a function`);
+  if (typeof options.turn !== 'function') throw new TypeError('runAgentLoop: turn must be a function');
+  if (options.policy === undefined ? typeof options.verify !== 'function' : options.verify !== undefined && typeof options.verify !== 'function') {
+    throw new TypeError('runAgentLoop: verify must be a function');
   }
-  if (options.askHuman !== undefined && typeof options.askHuman !== 'function') {
-    throw new TypeError('runAgentLoop: askHuman must be a function');
+  for (const name of ['askHuman', 'evaluateCriteria', 'onDecision'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`runAgentLoop: ${name} must be a function`);
   }
-  checkBudget(options.limits, emptyUsage());
+  if (options.policy === undefined) checkBudget(options.limits as BudgetLimits, emptyUsage());
+  else {
+    if (options.limits !== undefined) {
+      throw new TypeError('runAgentLoop: give limits or a policy, not both (a policy holds its own limits: see policyBudgetLimits)');
+    }
+    initialStopState(options.policy);
+    if (options.evaluateCriteria === undefined && policyReadsCriteria(options.policy)) {
+      throw new TypeError('runAgentLoop: the policy compares criterion probabilities, so it needs evaluateCriteria (the decision model)');
+    }
+  }
   if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('runAgentLoop: now must be a function');
   const { humanTimeoutMs, onHumanTimeout, wrapUpSteps } = options;
   if (humanTimeoutMs !== undefined && !(typeof humanTimeoutMs === 'number' && humanTimeoutMs >= 0 && humanTimeoutMs <= 2_147_483_647)) {

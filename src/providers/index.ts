@@ -13,6 +13,7 @@ export type { ProviderStep } from './provider-step.js';
 export type { LoopStop, RefusalDetails } from '../core/loop-stop.js';
 export { stallStepsFromAnthropic } from './anthropic-stall-steps.js';
 export type { AnthropicTurnLike, AnthropicBlockLike } from './anthropic-stall-steps.js';
+export type { ContentLike } from './content-text.js';
 export { stallStepsFromOpenAIChat } from './openai-chat-stall-steps.js';
 export type { OpenAIChatAssistantLike, OpenAIChatToolMessageLike } from './openai-chat-stall-steps.js';
 export { stallStepsFromAiSdkStep } from './ai-sdk-stall-steps.js';

@@ -207,7 +207,7 @@ describe('stopwise doctor: each problem exits 1 with its line', () => {
     const none = await doctor(bare);
     expect(none.code).toBe(1);
     expect(problemLines(none)).toEqual([
-      'no host is registered: none of .claude/settings.json, .codex/hooks.json, .cursor/hooks.json is in the project; `stopwise init <host>` sets one up',
+      'no host is registered: none of .claude/settings.json, .codex/hooks.json, .cursor/hooks.json, .github/hooks/stopwise.json, .gemini/settings.json is in the project; `stopwise init <host>` sets one up',
     ]);
   });
 
@@ -339,7 +339,7 @@ describe('stopwise doctor: usage', () => {
     }
     const help = await doctor(dir, ['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^usage: stopwise doctor \[claude-code\|codex\|cursor\] \[--json\]/);
+    expect(help.stdout).toMatch(/^usage: stopwise doctor \[claude-code\|codex\|cursor\|copilot\|gemini\] \[--json\]/);
     const usage = await runCli(['--help']);
     expect(usage.stdout).toMatch(/\n {2}doctor {5}try the stop hook setup/);
   });

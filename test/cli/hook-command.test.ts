@@ -365,7 +365,8 @@ describe('stopwise hook: hostile and broken input', () => {
 
   it('keeps an exact count over twenty concurrent invocations on one session', async () => {
     const dir = project({ maxConsecutiveBlocks: 100, policy: { maxSteps: 100, stallRounds: 50 } });
-    const runs = await Promise.all(Array.from({ length: 20 }, () => hook('claude-code', dir, stopInput(dir))));
+    // Claude Code's own cap (8 blocks) is turned off, as the override allows, so that twenty blocks in a row are possible
+    const runs = await Promise.all(Array.from({ length: 20 }, () => hook('claude-code', dir, stopInput(dir), { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '0' })));
     expect(runs.map((run) => answer('claude-code', run)?.decision)).toEqual(Array(20).fill('block'));
     expect(onlyState(dir)).toMatchObject({ step: 20, consecutiveBlocks: 20, totals: { attempts: 20, blocks: 20 } });
     expect(readdirSync(join(dir, '.stopwise/state')).filter((name) => !name.startsWith('.'))).toHaveLength(1);
@@ -480,7 +481,7 @@ describe('stopwise hook: hostile and broken input', () => {
   it('prints its help', async () => {
     const run = await runCli(['hook', '--help'], { env: ENV });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^usage: stopwise hook <claude-code\|codex\|cursor>/);
+    expect(run.stdout).toMatch(/^usage: stopwise hook <claude-code\|codex\|cursor\|copilot\|gemini>/);
   });
 
   it('exits 1, never 2 (a block for Claude Code and Codex), on a usage error, and says so on stderr', async () => {

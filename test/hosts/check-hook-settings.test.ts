@@ -9,7 +9,7 @@ const command = 'npx stopwise hook claude-code';
 
 describe('checkHookSettings', () => {
   it('finds the entry `stopwise init` writes, for every host and both forms', () => {
-    for (const host of ['claude-code', 'codex', 'cursor'] as const) {
+    for (const host of ['claude-code', 'codex', 'cursor', 'copilot', 'gemini'] as const) {
       const merged = mergeStopHook(host, undefined, 330);
       expect(merged.ok).toBe(true);
       if (!merged.ok) continue;
@@ -40,12 +40,31 @@ describe('checkHookSettings', () => {
   });
 
   it("uses the host's default timeout when the entry sets none", () => {
-    expect(HOST_DEFAULT_HOOK_TIMEOUT_SECONDS).toEqual({ 'claude-code': 600, codex: 600, cursor: undefined });
+    expect(HOST_DEFAULT_HOOK_TIMEOUT_SECONDS).toEqual({ 'claude-code': 600, codex: 600, cursor: undefined, copilot: 30, gemini: 60 });
     expect(checkHookSettings('claude-code', claude({ command }), DEADLINE_MS)).toMatchObject({ timeout: { kind: 'default', seconds: 600, enough: true } });
     expect(checkHookSettings('claude-code', claude({ command }), 600_000)).toMatchObject({ timeout: { kind: 'default', seconds: 600, enough: false } });
     expect(checkHookSettings('cursor', found({ version: 1, hooks: { stop: [{ command: 'npx stopwise hook cursor' }] } }), DEADLINE_MS)).toMatchObject({
       timeout: { kind: 'default_unknown' },
     });
+  });
+
+  it("reads Copilot's timeoutSec in seconds and Gemini's timeout in milliseconds, and Copilot's version", () => {
+    const copilot = (entry: Record<string, unknown>, version: unknown = 1) => found({ version, hooks: { agentStop: [{ type: 'command', bash: 'npx stopwise hook copilot', ...entry }] } });
+    const gemini = (hook: Record<string, unknown>) => found({ hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'npx stopwise hook gemini', ...hook }] }] } });
+    expect(checkHookSettings('copilot', copilot({ timeoutSec: 330 }), DEADLINE_MS)).toMatchObject({ timeout: { kind: 'enough', seconds: 330 } });
+    expect(checkHookSettings('copilot', copilot({}), DEADLINE_MS)).toMatchObject({ timeout: { kind: 'default', seconds: 30, enough: false } });
+    expect(checkHookSettings('copilot', copilot({ timeout: 330 }), DEADLINE_MS)).toMatchObject({ timeout: { kind: 'default', seconds: 30, enough: false } });
+    expect(checkHookSettings('copilot', copilot({ timeoutSec: 330 }, 2), DEADLINE_MS)).toEqual({ kind: 'invalid', message: '"version" must be 1 (the hooks format Copilot reads), got 2' });
+    expect(checkHookSettings('gemini', gemini({ timeout: 330_000 }), DEADLINE_MS)).toMatchObject({ timeout: { kind: 'enough', seconds: 330 } });
+    expect(checkHookSettings('gemini', gemini({ timeout: 330 }), DEADLINE_MS)).toMatchObject({ timeout: { kind: 'too_low', seconds: 0.33 } });
+    expect(checkHookSettings('gemini', gemini({}), DEADLINE_MS)).toMatchObject({ timeout: { kind: 'default', seconds: 60, enough: false } });
+    const low = describeHookSettingsCheck('gemini', checkHookSettings('gemini', gemini({ timeout: 330 }), DEADLINE_MS), DEADLINE_MS, 330);
+    expect(low).toEqual({ status: 'problem', text: expect.stringContaining('set "timeout": 330000 on the stopwise entry') });
+    const none = describeHookSettingsCheck('copilot', { kind: 'not_registered' }, DEADLINE_MS, 330);
+    expect(none.text).toBe('.github/hooks/stopwise.json: no stopwise stop hook (`stopwise hook copilot` under hooks.agentStop); `stopwise init copilot` adds it');
+    const short = describeHookSettingsCheck('copilot', checkHookSettings('copilot', copilot({}), DEADLINE_MS), DEADLINE_MS, 330);
+    expect(short).toEqual({ status: 'problem', text: expect.stringContaining("Copilot's default of 30 s is not above the hook's deadline") });
+    expect(short.text).toContain('set "timeoutSec": 330 on the stopwise entry');
   });
 
   it('counts a hook registered twice', () => {

@@ -9,6 +9,7 @@ import type { DecideResult, DecisionTraceEntry, DecisionValue, RetryFeedback, St
 import { eventDigest } from './event-digest.js';
 import { assertStopEvent, type StopEvent } from './stop-event.js';
 import type { StopPolicyDocument } from './stop-policy-document.js';
+import { notifyDecision } from '../stop-observer.js';
 import { assertStopState, STOP_STATE_VERSION, type StopState, type StopStateCore, type StopTotals } from './stop-state.js';
 
 const NO_FEEDBACK: RetryFeedback = Object.freeze({ message: '' });
@@ -66,6 +67,7 @@ export function decide(policy: StopPolicyDocument, state: StopState, event: Stop
     ...(core.stall === undefined ? {} : { stall: core.stall }),
     last: { digest, prior },
   };
+  notifyDecision(decision, next.step, next.totals, policy.name);
   return { state: next, decision };
 }
 

@@ -37,7 +37,8 @@ export interface RetryFeedback {
   readonly unmetCriteria?: readonly string[];
 }
 
-interface DecisionBase {
+/** What every {@link StopDecision} carries: the reason name, the values the rule compared, and the trace. */
+export interface StopDecisionBase {
   readonly reason: string;
   readonly values: DecisionValues;
   readonly trace: readonly DecisionTraceEntry[];
@@ -50,9 +51,9 @@ interface DecisionBase {
  * decided: reason `no_rule_fired`).
  */
 export type StopDecision =
-  | (DecisionBase & { readonly kind: 'continue'; readonly rule: string | null })
-  | (DecisionBase & { readonly kind: 'retry'; readonly rule: string; readonly feedback: RetryFeedback })
-  | (DecisionBase & { readonly kind: 'stop'; readonly rule: string; readonly exit: StopExit });
+  | (StopDecisionBase & { readonly kind: 'continue'; readonly rule: string | null })
+  | (StopDecisionBase & { readonly kind: 'retry'; readonly rule: string; readonly feedback: RetryFeedback })
+  | (StopDecisionBase & { readonly kind: 'stop'; readonly rule: string; readonly exit: StopExit });
 
 /** One of the decision kinds. */
 export type StopDecisionKind = StopDecision['kind'];

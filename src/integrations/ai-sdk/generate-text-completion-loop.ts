@@ -3,9 +3,11 @@ import type { StopPolicy } from '../../core/stop-policy.js';
 import type { TestEvidence } from '../../core/test-evidence.js';
 import { doneCriteria } from '../../judge/boolean-question.js';
 import { assertEvaluationClient } from '../../judge/check-completion.js';
-import { decideCompletionAfterEvaluate } from '../../judge/decide-completion-after-evaluate.js';
+import { askDecisionModel } from '../../judge/check-completion.js';
+import { createCompletionRequest } from '../../judge/completion-request.js';
 import type { EvaluationClient, EvaluationQuestions } from '../../judge/evaluation-client.js';
 import { driveCompletionLoop, resolveLoopPolicy, type CompletionDecision, type CompletionLoopResult } from './completion-loop.js';
+import { stallStepsFromAiSdkStep } from '../../providers/ai-sdk-stall-steps.js';
 import { hardCapStopWhen } from './hard-cap-stop-when.js';
 import { describeRetry } from './retry-feedback.js';
 
@@ -82,13 +84,13 @@ export async function runGenerateTextCompletionLoop<TOOLS extends ToolSet = Tool
         ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
       });
       messages.push(...generated.response.messages);
-      return { text: generated.text };
+      return { text: generated.text, steps: generated.steps.flatMap((one) => stallStepsFromAiSdkStep(one)) };
     },
     readTests: async (step, text) => options.readTests({ step, text, messages }),
-    decide: ({ text, tests, loop }) =>
-      decideCompletionAfterEvaluate(
+    evaluate: ({ text, tests }) =>
+      askDecisionModel(
         options.client,
-        { task: options.task, output: text, acceptance: options.acceptance, tests, loop, questions, policy },
+        createCompletionRequest({ task: options.task, output: text, acceptance: options.acceptance, tests, questions }),
         options.signal === undefined ? {} : { signal: options.signal },
       ),
     explain: (decision, tests) =>

@@ -1,21 +1,30 @@
 import type { StopCondition } from 'ai';
+import { decide } from '../../core/policy/decide.js';
+import { parseStopPolicy } from '../../core/policy/parse-stop-policy.js';
+import { initialStopState } from '../../core/policy/stop-state.js';
 import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
+import { assertStepCap } from '../../loop/completion-loop.js';
+import { toStopWhenAnswer } from './to-stop-when-answer.js';
+
+export { assertStepCap };
 
 /**
  * The hard step limit as an AI SDK stop condition: true once the loop has run
- * `maxSteps` steps. It belongs to code, so keep it in every `stopWhen` list.
+ * `maxSteps` steps. It is the engine's step cap (a policy of one
+ * `{ limit: { of: 'steps', max } }` rule), which reads only the step number,
+ * so it keeps no state between calls. It belongs to code, so keep it in every
+ * `stopWhen` list.
  *
  * @example
  * await generateText({ model, tools, prompt, stopWhen: [hardCapStopWhen(25), otherCondition] });
  */
 export function hardCapStopWhen(maxSteps: number = MAX_AGENT_STEPS): StopCondition<any> {
   assertStepCap(maxSteps);
-  return ({ steps }) => steps.length >= maxSteps;
-}
-
-/** Throws a `TypeError` unless `maxSteps` is a positive integer. */
-export function assertStepCap(maxSteps: unknown): asserts maxSteps is number {
-  if (typeof maxSteps !== 'number' || !Number.isInteger(maxSteps) || maxSteps < 1) {
-    throw new TypeError(`maxSteps must be a positive integer, got ${String(maxSteps)}`);
-  }
+  const policy = parseStopPolicy({
+    version: 1,
+    name: 'hard-cap',
+    rules: [{ id: 'hard_cap', when: { limit: { of: 'steps', max: maxSteps } }, then: { kind: 'stop', exit: 'limit', reason: 'hard_cap' } }],
+  });
+  const start = initialStopState(policy);
+  return ({ steps }) => steps.length > 0 && toStopWhenAnswer(decide(policy, start, { step: steps.length }).decision);
 }

@@ -6,6 +6,7 @@ import type { CompletionDecision } from '../../../src/integrations/ai-sdk/comple
 import { hardCapStopWhen } from '../../../src/integrations/ai-sdk/hard-cap-stop-when.js';
 import { policyStopWhen, type PolicyStopWhenOptions } from '../../../src/integrations/ai-sdk/policy-stop-when.js';
 import { createScriptedClient } from '../../../src/testing/scripted-client.js';
+import { parseStopPolicy, SEED_STOP_POLICY, type StopDecision } from '../../../src/index.js';
 import { ACCEPTANCE, DONE, editWorkspace as workspace, NOT_DONE, TASK } from './fixtures.js';
 import { toolCallResult, toolLoopModel } from './mock-model.js';
 
@@ -153,5 +154,36 @@ describe('policyStopWhen', () => {
     expect(() =>
       policyStopWhen({ client: createScriptedClient([]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests, policy: { doneThreshold: 2 } as never }),
     ).toThrow(/policy.doneThreshold/);
+  });
+
+  it('reports the engine decision with each seed decision', async () => {
+    const { decisions } = await runPolicyLoop(workspace(2), { client: createScriptedClient([NOT_DONE, DONE]) });
+    expect(decisions.map((d) => [d.rule, d.decision?.rule, d.decision?.kind])).toEqual([
+      [5, 'tests_failed', 'retry'],
+      [6, 'tests_and_criteria_passed', 'stop'],
+    ]);
+  });
+
+  it('runs a policy document without a decision model or a test reader when no rule needs them', async () => {
+    const policy = parseStopPolicy({
+      version: 1,
+      rules: [
+        { id: 'cap', when: { limit: { of: 'steps', max: 9 } }, then: { kind: 'stop', exit: 'limit', reason: 'cap' } },
+        { id: 'tokens', when: { limit: { of: 'totalTokens', max: 50 } }, then: { kind: 'stop', exit: 'limit', reason: 'tokens' } },
+      ],
+    });
+    const ws = workspace(99);
+    const decisions: StopDecision[] = [];
+    const result = await generateText({
+      model: toolLoopModel('edit'),
+      tools: ws.tools,
+      prompt: TASK,
+      stopWhen: policyStopWhen({ policy, onDecision: (d) => void decisions.push(d) }),
+    });
+    // The mock model reports 12 input and 6 output tokens a step: 54 >= 50 at step 3.
+    expect(result.steps).toHaveLength(3);
+    expect(decisions.at(-1)).toMatchObject({ kind: 'stop', exit: 'limit', rule: 'tokens', evaluated: false, values: { totalTokens: 54, maxTotalTokens: 50 } });
+    expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, readTests: ws.readTests })).toThrow(/client must be an EvaluationClient/);
+    expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, client: createScriptedClient([]), readTests: ws.readTests })).toThrow(/needs the task and the acceptance/);
   });
 });

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decideCompletionAction } from '../../../src/core/decide-completion-action.js';
-import { DEFAULT_POLICY } from '../../../src/core/stop-policy.js';
-import type { TestEvidence } from '../../../src/core/test-evidence.js';
+import { DEFAULT_POLICY } from '../../src/core/stop-policy.js';
+import type { TestEvidence } from '../../src/core/test-evidence.js';
 import {
   driveCompletionLoop,
   resolveLoopPolicy,
   type CompletionDecision,
   type CompletionLoopDriver,
   type RetryFeedback,
-} from '../../../src/integrations/ai-sdk/completion-loop.js';
+} from '../../src/loop/completion-loop.js';
 
 const PASS: TestEvidence = { passed: true, failed: [], ran: 4 };
 
@@ -20,10 +19,7 @@ function driver(overrides: Partial<CompletionLoopDriver>, seen: { retries: (Retr
       return { text: `output ${step}` };
     },
     readTests: async () => PASS,
-    decide: async ({ tests, loop }) => {
-      const probabilities = { c: loop.step < 3 ? 0.5 : 0.9 };
-      return { ...decideCompletionAction(probabilities, tests, loop), evaluated: true, probabilities };
-    },
+    evaluate: async ({ step }) => ({ probabilities: { c: step < 3 ? 0.5 : 0.9 }, model: 'scripted' }),
     explain: (decision) => `why: ${decision.reason} at ${decision.values.step}`,
     ...overrides,
   };
@@ -50,21 +46,34 @@ describe('driveCompletionLoop', () => {
     expect(decisions.map((d) => d.values.step)).toEqual([1, 2, 3]);
   });
 
-  it('passes the loop state with the current step fingerprint to the decision', async () => {
+  it('decides on the engine: each decision carries the engine decision it projects, the judgement only when needed', async () => {
     const seen = { retries: [] as (RetryFeedback | undefined)[] };
-    const states: number[][] = [];
-    await driveCompletionLoop(
+    const decisions: CompletionDecision[] = [];
+    const asked: number[] = [];
+    const result = await driveCompletionLoop(
       driver(
         {
-          decide: async ({ tests, loop }) => {
-            states.push([loop.step, loop.recentFingerprints.length]);
-            return { ...decideCompletionAction({ c: 0.9 }, tests, loop), evaluated: true, probabilities: { c: 0.9 } };
+          // The same text and the same failing evidence three times: the seed's identical-fingerprint stall.
+          generateStep: async () => ({ text: 'same' }),
+          readTests: async () => ({ passed: false, failed: ['a'], ran: 2 }),
+          evaluate: async ({ step }) => {
+            asked.push(step);
+            return { probabilities: { c: 0.2 }, model: 'scripted' };
           },
+          onDecision: (d) => void decisions.push(d),
         },
         seen,
       ),
     );
-    expect(states).toEqual([[1, 1]]);
+    expect(result).toMatchObject({ action: 'handoff_human', reason: 'stalled', step: 3 });
+    expect(decisions.map((d) => [d.reason, d.evaluated, d.decision?.rule, d.decision?.kind])).toEqual([
+      ['tests_failed', true, 'tests_failed', 'retry'],
+      ['tests_failed', true, 'tests_failed', 'retry'],
+      ['stalled', false, 'stalled', 'stop'],
+    ]);
+    expect(asked).toEqual([1, 2]);
+    expect(decisions[0]).toMatchObject({ model: 'scripted', probabilities: { c: 0.2 } });
+    expect(result.decision.decision).toMatchObject({ kind: 'stop', exit: 'need_help', values: { step: 3, stallRounds: 3 } });
   });
 
   it('waits for onDecision before the next step', async () => {

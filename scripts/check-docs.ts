@@ -1,0 +1,31 @@
+// Checks every markdown file of the project: no line over 200 characters, and every relative link and
+// anchor resolves (remark-validate-links, offline). The generated API reference is left out.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const MAX_LINE = 200;
+const root = resolve(import.meta.dirname, '..');
+const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.md'], { cwd: root, encoding: 'utf8' });
+if (listed.status !== 0) {
+  console.error(`git ls-files failed: ${listed.stderr.trim()}`);
+  process.exit(2);
+}
+const files = listed.stdout.split('\n').filter((file) => file !== '' && !file.startsWith('docs/api/'));
+const problems: string[] = [];
+for (const file of files) {
+  readFileSync(resolve(root, file), 'utf8')
+    .split('\n')
+    .forEach((line, index) => {
+      const length = [...line].length;
+      if (length > MAX_LINE) problems.push(`${file}:${index + 1}: line of ${length} characters (at most ${MAX_LINE})`);
+    });
+}
+const cli = resolve(root, 'node_modules/remark-cli/cli.js');
+const remark = spawnSync(process.execPath, [cli, '--frail', '--quiet', '--no-stdout', '--no-color', ...files], { cwd: root, encoding: 'utf8' });
+if (remark.status !== 0) problems.push(remark.stderr.trim());
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+console.log(`${files.length} markdown files: links resolve, no line over ${MAX_LINE} characters`);

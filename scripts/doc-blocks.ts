@@ -1,0 +1,114 @@
+// The code blocks of the README and docs/: found, classified and written out as programs.
+//
+// A block fenced as ts / typescript / js / javascript is a complete program unless its first line is
+// `// fragment`. Complete programs import the package by its name ("stopwise"), which resolves to the
+// built package through the package's own "exports" (Node's self-reference), so they run as a user's
+// code would. A `json` block must parse. A fenced `text output` block right after a program is what
+// the program must print.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+
+/** One fenced block of a markdown file. */
+export interface DocBlock {
+  /** The markdown file, relative to the project root. */
+  readonly file: string;
+  /** The line of the opening fence, from 1. */
+  readonly line: number;
+  readonly lang: string;
+  readonly code: string;
+  readonly fragment: boolean;
+  /** What the program must print, when a `text output` block follows it. */
+  readonly output?: string;
+}
+
+const PROGRAM_LANGS = new Set(['ts', 'typescript', 'js', 'javascript', 'mjs']);
+
+/** The markdown files users read: the README and every page under docs/, except the generated API reference. */
+export function docFiles(root: string): string[] {
+  const files = ['README.md'];
+  const walk = (dir: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(resolve(root, dir)).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      if (path === join('docs', 'api')) continue;
+      if (name.endsWith('.md')) files.push(path);
+      else if (!name.includes('.')) walk(path);
+    }
+  };
+  walk('docs');
+  return files;
+}
+
+/** Every fenced block of `text` (the markdown of `file`), with the output block that follows a program attached to it. */
+export function parseDocBlocks(file: string, text: string): DocBlock[] {
+  const lines = text.split('\n');
+  const raw: { line: number; info: string; code: string }[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    const open = /^(\s*)(`{3,}|~{3,})(.*)$/.exec(lines[index] ?? '');
+    if (open === null) continue;
+    const fence = open[2] ?? '```';
+    const body: string[] = [];
+    let end = index + 1;
+    while (end < lines.length && !(lines[end] ?? '').trimStart().startsWith(fence)) {
+      body.push(lines[end] ?? '');
+      end += 1;
+    }
+    raw.push({ line: index + 1, info: (open[3] ?? '').trim(), code: body.join('\n') });
+    index = end;
+  }
+  const blocks: DocBlock[] = [];
+  for (let index = 0; index < raw.length; index += 1) {
+    const block = raw[index];
+    if (block === undefined) continue;
+    const [lang = '', ...flags] = block.info.split(/\s+/);
+    if (lang === 'text' && flags.includes('output')) continue;
+    const next = raw[index + 1];
+    const output = next !== undefined && /^text\s+output\b/.test(next.info) ? next.code : undefined;
+    blocks.push({
+      file,
+      line: block.line,
+      lang: lang.toLowerCase(),
+      code: block.code,
+      fragment: /^\s*(\/\/|#)\s*fragment\b/.test(block.code.split('\n')[0] ?? ''),
+      ...(output === undefined ? {} : { output }),
+    });
+  }
+  return blocks;
+}
+
+/** True for a block that is a program to type-check and run. */
+export function isProgram(block: DocBlock): boolean {
+  return PROGRAM_LANGS.has(block.lang) && !block.fragment;
+}
+
+/** A program block written out as a file, and where it came from. */
+export interface WrittenProgram {
+  readonly block: DocBlock;
+  readonly path: string;
+}
+
+/**
+ * Writes the program blocks of every doc file into `outDir` (inside the project, so that "stopwise"
+ * resolves to the package itself), one file per block named after its source and line.
+ */
+export function writePrograms(root: string, outDir: string): WrittenProgram[] {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const written: WrittenProgram[] = [];
+  for (const file of docFiles(root)) {
+    for (const block of parseDocBlocks(file, readFileSync(resolve(root, file), 'utf8'))) {
+      if (!isProgram(block)) continue;
+      const extension = block.lang.startsWith('t') ? 'ts' : 'mjs';
+      const name = `${file.replace(/[\\/]/g, '__').replace(/\.md$/, '')}-L${block.line}.${extension}`;
+      const path = join(outDir, name);
+      writeFileSync(path, `${block.code}\n`);
+      written.push({ block, path: relative(root, path) });
+    }
+  }
+  return written;
+}

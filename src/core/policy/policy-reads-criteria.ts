@@ -1,0 +1,20 @@
+import { compileStopPolicy } from './compile-stop-policy.js';
+import type { StopCondition, StopPolicyDocument } from './stop-policy-document.js';
+
+/**
+ * True when a rule of `policy` compares criterion probabilities (a
+ * `criteria` condition anywhere in its `when`): a driver of such a policy
+ * needs a decision model to ask when `needsJudgement` says so.
+ */
+export function policyReadsCriteria(policy: StopPolicyDocument): boolean {
+  return compileStopPolicy(policy).document.rules.some((rule) => readsCriteria(rule.when));
+}
+
+function readsCriteria(condition: StopCondition): boolean {
+  if ('criteria' in condition) return true;
+  if ('all' in condition) return condition.all.some(readsCriteria);
+  if ('any' in condition) return condition.any.some(readsCriteria);
+  if ('not' in condition) return readsCriteria(condition.not);
+  if ('atLeast' in condition) return condition.atLeast.of.some(readsCriteria);
+  return false;
+}

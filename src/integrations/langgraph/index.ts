@@ -1,3 +1,12 @@
 export { routeStop, STOP_ROUTES } from './route-stop.js';
-export type { StopRoute, StopSignal, StopState } from './route-stop.js';
+export type { RouteStopState, StopRoute, StopSignal, StopState } from './route-stop.js';
 export { StopStateAnnotation } from './stop-state-annotation.js';
+export { routeStopPolicy, ROUTE_STOP_RULE_IDS } from './route-stop-policy.js';
+export { toLangGraphRoute, DECISION_ROUTES } from './to-langgraph-route.js';
+export type { DecisionRoute } from './to-langgraph-route.js';
+export { StopEngineAnnotation } from './stop-engine-annotation.js';
+export type { StopEngineState, StopEngineUpdate } from './stop-engine-annotation.js';
+export { decideStop, nextStopStep } from './decide-stop.js';
+export type { StopEngineInput } from './decide-stop.js';
+export { routeDecision } from './route-decision.js';
+export type { RouteDecisionInput } from './route-decision.js';

@@ -1,4 +1,9 @@
 import { describeValue } from '../../core/describe-value.js';
+import type { EvaluationContext } from '../../core/policy/compile-stop-policy.js';
+import { evaluateRules } from '../../core/policy/decide.js';
+import { ZERO_TOTALS } from '../../core/policy/stop-state.js';
+import { routeStopTemplate } from './route-stop-policy.js';
+import { toLangGraphRoute } from './to-langgraph-route.js';
 
 /** What the working model said at the end of its turn. */
 export type StopSignal = 'continue' | 'done' | 'give_up' | 'need_help';
@@ -7,7 +12,7 @@ export type StopSignal = 'continue' | 'done' | 'give_up' | 'need_help';
 export type StopRoute = 'turn' | 'limit' | 'success' | 'give_up' | 'human';
 
 /** The state fields {@link routeStop} reads. */
-export interface StopState {
+export interface RouteStopState {
   /** Turns completed so far. */
   readonly steps: number;
   /** The hard cap on turns. */
@@ -24,6 +29,13 @@ export interface StopState {
   readonly signalStep?: number | null | undefined;
 }
 
+/**
+ * The state fields {@link routeStop} reads.
+ *
+ * @deprecated Renamed {@link RouteStopState}: `StopState` from `stopwise` is the engine's state.
+ */
+export type StopState = RouteStopState;
+
 /** Every destination of {@link routeStop}, for `addConditionalEdges`. */
 export const STOP_ROUTES: readonly StopRoute[] = Object.freeze(['turn', 'limit', 'success', 'give_up', 'human']);
 
@@ -37,27 +49,44 @@ const SIGNALS: ReadonlySet<string> = new Set<StopSignal>(['continue', 'done', 'g
  * `steps`) is no signal. A malformed state throws a `TypeError` naming the
  * field, so the run fails instead of ending as a success.
  *
+ * These are the rules of `routeStopPolicy(maxSteps)`, evaluated by the stop
+ * engine on the turn the state describes; the route is `toLangGraphRoute` of
+ * the decision. To decide with a policy of your own and keep the engine's
+ * state in a checkpoint, see `decideStop` and `routeDecision`.
+ *
  * @example
  * graph.addConditionalEdges('turn', routeStop, STOP_ROUTES);
  */
-export function routeStop(state: StopState): StopRoute {
+export function routeStop(state: RouteStopState): StopRoute {
   assertStopState(state);
-  if (state.steps >= state.maxSteps) return 'limit';
-  const current = state.signalStep === undefined || state.signalStep === null || state.signalStep === state.steps;
-  const signal = current ? (state.signal ?? 'continue') : 'continue';
-  switch (signal) {
-    case 'done':
-      return state.verified === true ? 'success' : 'turn';
-    case 'continue':
-      return 'turn';
-    case 'give_up':
-      return 'give_up';
-    case 'need_help':
-      return 'human';
-  }
+  const result = evaluateRules(routeStopTemplate(), turnContext(state), false);
+  if ('pending' in result) throw new TypeError(`rule "${result.pending}" of the routeStop preset could not decide`);
+  // The preset has no `failed` exit, so the route is one of STOP_ROUTES.
+  return toLangGraphRoute(result.decision) as StopRoute;
 }
 
-function assertStopState(state: StopState): void {
+/** The turn a state describes, as the preset's conditions read it: a stale or absent signal is none. */
+function turnContext(state: RouteStopState): EvaluationContext {
+  const current = state.signalStep === undefined || state.signalStep === null || state.signalStep === state.steps;
+  const signal = current ? (state.signal ?? 'continue') : 'continue';
+  return {
+    step: state.steps,
+    totals: ZERO_TOTALS,
+    elapsedMs: 0,
+    fingerprints: [],
+    retries: 0,
+    tests: undefined,
+    probabilities: undefined,
+    signal: signal === 'continue' ? null : { kind: signal, note: '' },
+    verification: state.verified === true ? { ok: true } : undefined,
+    checks: undefined,
+    human: undefined,
+    tree: undefined,
+    params: { maxSteps: state.maxSteps, doneThreshold: 0, midBandLow: 0, stallRounds: 0 },
+  };
+}
+
+function assertStopState(state: RouteStopState): void {
   if (typeof state !== 'object' || state === null) {
     throw new TypeError(`the stop state must be an object, got ${describeValue(state)}`);
   }

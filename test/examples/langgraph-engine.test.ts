@@ -1,0 +1,30 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+describe('examples/langgraph-engine.ts', () => {
+  it('runs offline against the built package: two retries with their feedback, then a success', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/langgraph-engine.ts'], { cwd: root, timeout: 60_000 });
+    expect(stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^step 1: retry \(tests_failed\) at step 1 by rule tests_failed: .*1 test failed: auth > rejects expired token; not met yet: acceptanceCovered/),
+      expect.stringMatching(/^step 2: retry \(criteria_mid_band\) at step 2 by rule criteria_mid_band: .*band \[0\.4, 0\.7\]/),
+      expect.stringMatching(/^step 3: stop \(success: tests_and_criteria_passed\) at step 3 by rule tests_and_criteria_passed/),
+      'ended: success at step 3; the checkpoint holds the engine state of step 3',
+    ]);
+  }, 90_000);
+
+  it('is the complete program of docs/langgraph.md, and every other code block there is marked as a fragment', () => {
+    const doc = readFileSync(join(root, 'docs/langgraph.md'), 'utf8');
+    const blocks = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+    const complete = blocks.filter((block) => !block.startsWith('// fragment\n'));
+    expect(complete).toEqual([readFileSync(join(root, 'examples/langgraph-engine.ts'), 'utf8')]);
+    expect(blocks.length).toBeGreaterThan(complete.length);
+    const durable = readFileSync(join(root, 'docs/durable-runtimes.md'), 'utf8');
+    for (const [, block] of durable.matchAll(/```ts\n([\s\S]*?)```/g)) expect(block).toMatch(/^\/\/ fragment\n/);
+  });
+});

@@ -18,9 +18,9 @@ describe('eventDigest', () => {
       checks: { lint: true },
       steps: [{ tool: 'bash', input: { command: 'ls' }, output: 'a', exitCode: 0 }],
       tree: 'abc',
-      signal: { kind: 'done' },
+      signal: { kind: 'done', note: 'all green' },
     };
-    expect(eventDigest(counted, FP)).toBe('3e4fe53957e065bd');
+    expect(eventDigest(counted, FP)).toBe('77bb6cd2e4f9452f');
   });
 
   it('is 16 hex characters, the same after a JSON round trip', () => {

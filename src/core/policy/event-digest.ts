@@ -1,4 +1,3 @@
-import { hex } from '../murmur-hash.js';
 import type { StopEvent } from './stop-event.js';
 
 /**
@@ -29,7 +28,7 @@ export function eventDigest(event: StopEvent, fingerprint: string): string {
   mixField(9, event.tree);
   mixField(10, event.steps);
   const a = avalanche(h1, h2);
-  return hex(a) + hex(avalanche(h2, a));
+  return hex16(a, avalanche(h2, a));
 }
 
 // Two 32-bit multiply-xor lanes (after cyrb53) fed with code units and the bits of numbers, with no text built on the way.
@@ -111,8 +110,10 @@ function mixRecord(record: object, skip?: ReadonlySet<string>): void {
   const outer2 = h2;
   let sum1 = 0;
   let sum2 = 0;
-  for (const key in record) {
-    if (!Object.hasOwn(record, key) || skip?.has(key) === true) continue;
+  const keys = Object.keys(record);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    if (skip !== undefined && skip.has(key)) continue;
     const item = (record as Record<string, unknown>)[key];
     if (item === undefined) continue;
     h1 = 0x9e3779b9;
@@ -131,4 +132,16 @@ function mixRecord(record: object, skip?: ReadonlySet<string>): void {
 
 function avalanche(a: number, b: number): number {
   return Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+}
+
+const HEX = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/** Two 32-bit words as 16 lowercase hex characters, built as one string (joining 2-character pieces allocates each join). */
+function hex16(a: number, b: number): string {
+  return String.fromCharCode(
+    HEX[(a >>> 28) & 15] as number, HEX[(a >>> 24) & 15] as number, HEX[(a >>> 20) & 15] as number, HEX[(a >>> 16) & 15] as number,
+    HEX[(a >>> 12) & 15] as number, HEX[(a >>> 8) & 15] as number, HEX[(a >>> 4) & 15] as number, HEX[a & 15] as number,
+    HEX[(b >>> 28) & 15] as number, HEX[(b >>> 24) & 15] as number, HEX[(b >>> 20) & 15] as number, HEX[(b >>> 16) & 15] as number,
+    HEX[(b >>> 12) & 15] as number, HEX[(b >>> 8) & 15] as number, HEX[(b >>> 4) & 15] as number, HEX[b & 15] as number,
+  );
 }

@@ -1,4 +1,4 @@
-import type { StallOptions } from '../core/stall-detection/stall-options.js';
+import { STALL_OPTION_PATTERN_KEYS, type StallOptions } from '../core/stall-detection/stall-options.js';
 import type { StallPattern } from '../core/stall-detection/stall-pattern.js';
 import { formatPercent } from './calibrate-thresholds.js';
 import type { StallCalibration } from './calibrate-stall-detector.js';
@@ -17,18 +17,9 @@ export interface StallOptionRow {
 }
 
 /** The option keys of the patterns, in the order a step's findings are reported. */
-export type StallOptionKey = 'repeatedResult' | 'repeatedFailingCall' | 'repeatedError' | 'cycle' | 'revisit' | 'noProgress' | 'monologue' | 'repeatedCall';
+export type StallOptionKey = (typeof STALL_OPTION_PATTERN_KEYS)[number];
 
-const OPTION_KEYS: readonly StallOptionKey[] = [
-  'repeatedResult',
-  'repeatedFailingCall',
-  'repeatedError',
-  'cycle',
-  'revisit',
-  'noProgress',
-  'monologue',
-  'repeatedCall',
-];
+const OPTION_KEYS: readonly StallOptionKey[] = STALL_OPTION_PATTERN_KEYS;
 
 /** The option that governs each pattern a finding can name. */
 export const PATTERN_OPTION: Readonly<Record<StallPattern, StallOptionKey>> = {

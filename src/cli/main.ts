@@ -39,7 +39,8 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
 };
 
 function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(15)} ${summary}`);
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)} ${summary}`);
   return [
     'usage: stopwise <command> [options]',
     '',

@@ -134,7 +134,8 @@ function avalanche(a: number, b: number): number {
   return Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
 }
 
-const HEX = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const DIGITS = '0123456789abcdef';
+const HEX = Array.from(DIGITS, (c) => c.charCodeAt(0));
 
 /** Two 32-bit words as 16 lowercase hex characters, built as one string (joining 2-character pieces allocates each join). */
 function hex16(a: number, b: number): string {

@@ -76,6 +76,54 @@ export default async function run(): Promise<void> {
   printTable('engine: time per event, seed preset', ['output', 'path', 'mean', 'vs baseline'], rows);
   console.log('target: decide <= 1.5x the baseline (then <= 1.0x)');
 
+  // The same two paths in alternating blocks, timed by the CPU the process used: on a shared machine,
+  // time spent waiting for a core counts in the means above but not here; the median of the rounds is shown.
+  const interleaved: string[][] = [];
+  for (const size of [1024, 10 * 1024]) {
+    const outputs = makeOutputs(size, 64);
+    let loop: AgentLoopState = { step: 0, recentFingerprints: [] };
+    let state: StopState = initialStopState(SEED_STOP_POLICY);
+    let i = 0;
+    let j = 0;
+    let sink = 0;
+    const baseline = (): void => {
+      i++;
+      if (i % 15 === 0) loop = { step: 0, recentFingerprints: [] };
+      const { tests, probabilities } = inputs(i);
+      loop = { step: loop.step + 1, recentFingerprints: appendFingerprint(loop.recentFingerprints, fingerprintProgress(tests, outputs[i & 63] as string), WINDOW) };
+      sink += baselineDecideCompletionAction(probabilities, tests, loop).action.length;
+    };
+    const engine = (): void => {
+      j++;
+      if (j % 15 === 0) state = initialStopState(SEED_STOP_POLICY);
+      const { tests, probabilities } = inputs(j);
+      const next = decide(SEED_STOP_POLICY, state, { step: state.step + 1, tests, probabilities, output: outputs[j & 63] as string });
+      state = next.state;
+      sink += next.decision.kind.length;
+    };
+    const cpuPerCall = (fn: () => void, calls: number): number => {
+      const began = process.cpuUsage();
+      for (let n = 0; n < calls; n++) fn();
+      const used = process.cpuUsage(began);
+      return (used.user + used.system) / calls;
+    };
+    const ratios: number[] = [];
+    const base: number[] = [];
+    const dec: number[] = [];
+    for (let round = 0; round < 17; round++) {
+      const b = cpuPerCall(baseline, 10_000);
+      const d = cpuPerCall(engine, 10_000);
+      if (round < 2) continue; // warm-up
+      base.push(b);
+      dec.push(d);
+      ratios.push(d / b);
+    }
+    const median = (values: number[]): number => [...values].sort((x, y) => x - y)[values.length >> 1] as number;
+    if (sink === 0) throw new Error('nothing was decided');
+    interleaved.push([`${size / 1024} KB`, `${median(base).toFixed(2)} us`, `${median(dec).toFixed(2)} us`, `${median(ratios).toFixed(2)}x`]);
+  }
+  printTable('engine: CPU time per event, alternating blocks of 10,000 (median of 15 rounds)', ['output', 'baseline', 'decide (seed preset)', 'decide / baseline'], interleaved);
+
   let state = initialStopState(SEED_STOP_POLICY);
   const outputs = makeOutputs(100 * 1024, 16);
   for (let step = 1; step <= 10_000; step++) {

@@ -1,6 +1,7 @@
 import { formatPercent, type CalibrationResult, type ThresholdCalibration } from './calibrate-thresholds.js';
 import type { ReliabilityBin } from './calibration-metrics.js';
 import { niceTicks } from './nice-ticks.js';
+import { REPORT_STYLE } from './report-page-style.js';
 
 /** What the HTML report shows. */
 export interface CalibrationReportInput {
@@ -86,21 +87,7 @@ export function renderCalibrationReport(input: CalibrationReportInput): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>stopwise calibration: ${escapeHtml(input.source)}</title>
 <style>
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px auto; max-width: 1040px; color: #1b1f23; padding: 0 16px; }
-h1 { font-size: 20px; margin: 0 0 4px; }
-h2 { font-size: 16px; margin: 28px 0 8px; }
-.sub { color: #586069; margin: 0 0 12px; }
-.verdict { font-size: 16px; padding: 8px 12px; border-radius: 6px; }
-.verdict.ok { background: #e6f4ea; border: 1px solid #34a853; }
-.verdict.no { background: #fdecea; border: 1px solid #d93025; }
-.charts { display: flex; flex-wrap: wrap; gap: 16px; }
-figure { margin: 0; border: 1px solid #e1e4e8; border-radius: 6px; padding: 8px; background: #fff; }
-figcaption { font-size: 12px; color: #586069; max-width: ${WIDTH}px; }
-table { border-collapse: collapse; margin: 4px 0 12px; }
-th, td { border-bottom: 1px solid #e1e4e8; padding: 4px 10px; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
-ul.warnings li { color: #9a6700; }
-svg text { font: 11px system-ui, sans-serif; fill: #1b1f23; }
+${REPORT_STYLE}
 </style>
 </head>
 <body>

@@ -74,3 +74,9 @@ export type {
   StallCalibrationFigures,
   StallPatternFigures,
 } from './calibrate-stall-detector.js';
+export { parseStallRuns } from './stall-run-file.js';
+export type { StallRunsResult } from './stall-run-file.js';
+export { renderStallCalibrationReport } from './stall-calibration-report-html.js';
+export type { StallCalibrationReportInput } from './stall-calibration-report-html.js';
+export { describeStallOptions, stallCalibrationSentences, minimumSuccessRuns } from './describe-stall-calibration.js';
+export type { StallCalibrationTarget, StallOptionRow, StallOptionKey } from './describe-stall-calibration.js';

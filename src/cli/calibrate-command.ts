@@ -1,6 +1,5 @@
 import { calibratedStopPolicy } from '../calibrate/calibrated-stop-policy.js';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { calibrateThresholds, formatPercent, type CalibrationResult } from '../calibrate/calibrate-thresholds.js';
 import { brierScore, expectedCalibrationError, reliabilityBins } from '../calibrate/calibration-metrics.js';
 import { renderCalibrationReport } from '../calibrate/calibration-report-html.js';
@@ -12,7 +11,8 @@ import { formatTable } from './format-table.js';
 import type { LiveScoringSettings, LiveScoringSummary } from './live-scoring.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { readTextFile } from './read-inputs.js';
-import { setOwnProperty } from '../core/own-property.js';
+import { readNumberOption } from './read-number-option.js';
+import { writeOutputFile } from './write-output-file.js';
 import { countNoun } from './count-noun.js';
 
 const HELP = `usage: stopwise calibrate CASES.jsonl [options]
@@ -97,11 +97,11 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     throw new CliUsageError(`expected one file of labelled cases, got ${parsed.positionals.length}\n\n${HELP}`);
   }
   const file = parsed.positionals[0] as string;
-  const alpha = readNumber('alpha', values.alpha, (v) => v > 0 && v < 1, 'a number in (0, 1)');
-  const delta = readNumber('delta', values.delta, (v) => v > 0 && v < 1, 'a number in (0, 1)');
-  const holdout = readNumber('holdout', values.holdout, (v) => v >= 0 && v < 1, 'a number in [0, 1)');
-  const seed = readNumber('seed', values.seed, (v) => Number.isSafeInteger(v), 'an integer');
-  const maxFalseHandoff = readNumber('max-false-handoff', values['max-false-handoff'], (v) => v > 0 && v <= 1, 'a number in (0, 1]');
+  const alpha = readNumberOption('alpha', values.alpha, (v) => v > 0 && v < 1, 'a number in (0, 1)');
+  const delta = readNumberOption('delta', values.delta, (v) => v > 0 && v < 1, 'a number in (0, 1)');
+  const holdout = readNumberOption('holdout', values.holdout, (v) => v >= 0 && v < 1, 'a number in [0, 1)');
+  const seed = readNumberOption('seed', values.seed, (v) => Number.isSafeInteger(v), 'an integer');
+  const maxFalseHandoff = readNumberOption('max-false-handoff', values['max-false-handoff'], (v) => v > 0 && v <= 1, 'a number in (0, 1]');
   if (values.risk !== undefined && values.risk !== 'joint' && values.risk !== 'conditional') {
     throw new CliUsageError(`--risk must be joint or conditional, got "${values.risk}"`);
   }
@@ -149,7 +149,8 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
 
   const notes: string[] = [];
   if (values['policy-out'] !== undefined) {
-    const written = await writeOutput(values['policy-out'], io.cwd, `${JSON.stringify(calibratedStopPolicy(result), null, 2)}\n`);
+    const written = await writeOutputFile(values['policy-out'], io.cwd, `${JSON.stringify(calibratedStopPolicy(result), null, 2)}
+`);
     if (!written.ok) {
       io.stderr(`stopwise calibrate: ${values['policy-out']}: ${written.message}\n`);
       return 1;
@@ -162,7 +163,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   }
   if (values.html !== undefined) {
     const html = renderCalibrationReport({ result, bins, brier: metrics.brier, ece: metrics.ece, source: file });
-    const written = await writeOutput(values.html, io.cwd, html);
+    const written = await writeOutputFile(values.html, io.cwd, html);
     if (!written.ok) {
       io.stderr(`stopwise calibrate: ${values.html}: ${written.message}\n`);
       return 1;
@@ -203,8 +204,8 @@ function readLiveOptions(
     if (typeof value !== 'string' || value.trim() === '') throw new CliUsageError(`--${name} must not be empty`);
     return value;
   };
-  const timeoutMs = readNumber('timeout-ms', values['timeout-ms'] as string | undefined, (v) => v > 0, 'a positive number of milliseconds');
-  const concurrency = readNumber(
+  const timeoutMs = readNumberOption('timeout-ms', values['timeout-ms'] as string | undefined, (v) => v > 0, 'a positive number of milliseconds');
+  const concurrency = readNumberOption(
     'concurrency',
     values.concurrency as string | undefined,
     (v) => Number.isInteger(v) && v >= 1 && v <= 256,
@@ -227,23 +228,6 @@ function readLiveOptions(
   };
 }
 
-function readNumber(name: string, raw: string | undefined, valid: (value: number) => boolean, expected: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = raw.trim() === '' ? Number.NaN : Number(raw);
-  if (!Number.isFinite(value) || !valid(value)) throw new CliUsageError(`--${name} must be ${expected}, got "${raw}"`);
-  return value;
-}
-
-async function writeOutput(path: string, cwd: string, text: string): Promise<{ ok: true } | { ok: false; message: string }> {
-  try {
-    const absolute = resolve(cwd, path);
-    await mkdir(dirname(absolute), { recursive: true });
-    await writeFile(absolute, text);
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, message: `could not write (${(error as Error).message})` };
-  }
-}
 
 function renderText(
   file: string,

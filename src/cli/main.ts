@@ -20,6 +20,10 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: 'choose stop thresholds from labelled cases, with a guarantee',
     load: async () => (await import('./calibrate-command.js')).calibrateCommand,
   },
+  'calibrate-stall': {
+    summary: 'choose stall detector thresholds from labelled agent runs, with a bound on false alarms',
+    load: async () => (await import('./calibrate-stall-command.js')).calibrateStallCommand,
+  },
   hook: {
     summary: 'the stop hook for Claude Code, Codex or Cursor (reads the host JSON on stdin)',
     load: async () => (await import('./hook-command.js')).hookCommand,
@@ -35,7 +39,8 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
 };
 
 function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(10)} ${summary}`);
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)} ${summary}`);
   return [
     'usage: stopwise <command> [options]',
     '',

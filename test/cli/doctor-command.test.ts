@@ -341,7 +341,7 @@ describe('stopwise doctor: usage', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^usage: stopwise doctor \[claude-code\|codex\|cursor\|copilot\|gemini\] \[--json\]/);
     const usage = await runCli(['--help']);
-    expect(usage.stdout).toMatch(/\n {2}doctor {5}try the stop hook setup/);
+    expect(usage.stdout).toMatch(/\n {2}doctor +try the stop hook setup/);
   });
 
   it('reads the settings of the project that holds the configuration, from a subfolder', async () => {

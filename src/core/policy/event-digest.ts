@@ -1,4 +1,3 @@
-import { hex } from '../murmur-hash.js';
 import type { StopEvent } from './stop-event.js';
 
 /**
@@ -16,9 +15,8 @@ export function eventDigest(event: StopEvent, fingerprint: string): string {
   const tests = event.tests;
   if (tests !== undefined) {
     // passed, ran and the failed names are in the fingerprint; the rest of the evidence is not.
-    const { passed: _passed, ran: _ran, failed: _failed, ...rest } = tests;
     mix(0x10001);
-    mixRecord(rest);
+    mixRecord(tests, FINGERPRINTED_TEST_KEYS);
   }
   mixField(2, event.probabilities);
   mixField(3, event.usage);
@@ -33,7 +31,7 @@ export function eventDigest(event: StopEvent, fingerprint: string): string {
   mixField(12, event.reentered);
   mixField(13, event.taskType);
   const a = avalanche(h1, h2);
-  return hex(a) + hex(avalanche(h2, a));
+  return hex16(a, avalanche(h2, a));
 }
 
 // Two 32-bit multiply-xor lanes (after cyrb53) fed with code units and the bits of numbers, with no text built on the way.
@@ -49,11 +47,16 @@ function mix(unit: number): void {
 
 function mixString(text: string): void {
   mix(0x20000 + (text.length & 0xffff));
+  // The lanes in locals while the loop runs: module variables would be loaded and stored for every code unit.
+  let a = h1;
+  let b = h2;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ unit, 2654435761);
-    h2 = Math.imul(h2 ^ unit, 1597334677);
+    a = Math.imul(a ^ unit, 2654435761);
+    b = Math.imul(b ^ unit, 1597334677);
   }
+  h1 = a;
+  h2 = b;
 }
 
 function mixNumber(value: number): void {
@@ -94,19 +97,27 @@ function mixValue(value: unknown): void {
     for (const item of value) mixValue(item);
     mix(0x40006);
   } else {
-    mixRecord(value as Record<string, unknown>);
+    mixRecord(value);
   }
 }
 
-/** Each entry hashed on its own and the results added up: the order of the keys does not matter, and nothing is sorted. */
-function mixRecord(record: Record<string, unknown>): void {
+const FINGERPRINTED_TEST_KEYS: ReadonlySet<string> = new Set(['passed', 'ran', 'failed']);
+
+/**
+ * Each entry hashed on its own and the results added up: the order of the
+ * keys does not matter, and nothing is sorted. Keys in `skip` are left out,
+ * as if the record did not have them.
+ */
+function mixRecord(record: object, skip?: ReadonlySet<string>): void {
   const outer1 = h1;
   const outer2 = h2;
   let sum1 = 0;
   let sum2 = 0;
-  for (const key in record) {
-    if (!Object.hasOwn(record, key)) continue;
-    const item = record[key];
+  const keys = Object.keys(record);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    if (skip !== undefined && skip.has(key)) continue;
+    const item = (record as Record<string, unknown>)[key];
     if (item === undefined) continue;
     h1 = 0x9e3779b9;
     h2 = 0x85ebca6b;
@@ -124,4 +135,17 @@ function mixRecord(record: Record<string, unknown>): void {
 
 function avalanche(a: number, b: number): number {
   return Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+}
+
+const DIGITS = '0123456789abcdef';
+const HEX = Array.from(DIGITS, (c) => c.charCodeAt(0));
+
+/** Two 32-bit words as 16 lowercase hex characters, built as one string (joining 2-character pieces allocates each join). */
+function hex16(a: number, b: number): string {
+  return String.fromCharCode(
+    HEX[(a >>> 28) & 15] as number, HEX[(a >>> 24) & 15] as number, HEX[(a >>> 20) & 15] as number, HEX[(a >>> 16) & 15] as number,
+    HEX[(a >>> 12) & 15] as number, HEX[(a >>> 8) & 15] as number, HEX[(a >>> 4) & 15] as number, HEX[a & 15] as number,
+    HEX[(b >>> 28) & 15] as number, HEX[(b >>> 24) & 15] as number, HEX[(b >>> 20) & 15] as number, HEX[(b >>> 16) & 15] as number,
+    HEX[(b >>> 12) & 15] as number, HEX[(b >>> 8) & 15] as number, HEX[(b >>> 4) & 15] as number, HEX[b & 15] as number,
+  );
 }

@@ -1,7 +1,7 @@
 import { assertProbability, type CriterionProbabilities } from '../criterion-probabilities.js';
 import { describeValue } from '../describe-value.js';
 import { FINISH_KINDS, type FinishSignal } from '../finish-signal.js';
-import type { StallStep } from '../stall-detection/stall-step.js';
+import { assertStallStep, type StallStep } from '../stall-detection/stall-step.js';
 import { assertTestEvidence, type TestEvidence } from '../test-evidence.js';
 
 /** What one step used (its own share, not the running total); every field defaults to 0. */
@@ -176,26 +176,9 @@ export function assertStopEvent(event: StopEvent): void {
   }
 }
 
-const STEP_KEYS: ReadonlySet<string> = new Set(['tool', 'input', 'output', 'error', 'exitCode', 'text', 'tests']);
-
 function assertSteps(steps: readonly StallStep[]): void {
   if (!Array.isArray(steps)) throw new TypeError(`event.steps must be an array of tool steps, got ${describeValue(steps)}`);
-  steps.forEach((step: unknown, index) => {
-    const at = `event.steps[${index}]`;
-    if (typeof step !== 'object' || step === null || Array.isArray(step)) throw new TypeError(`${at} must be an object, got ${describeValue(step)}`);
-    const record = step as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      if (!STEP_KEYS.has(key)) throw new TypeError(`unknown step field "${key}" in ${at}; expected one of ${[...STEP_KEYS].join(', ')}`);
-    }
-    for (const key of ['tool', 'output', 'text'] as const) {
-      if (record[key] !== undefined && typeof record[key] !== 'string') throw new TypeError(`${at}.${key} must be a string, got ${describeValue(record[key])}`);
-    }
-    if (record.error !== undefined && typeof record.error !== 'boolean') throw new TypeError(`${at}.error must be a boolean, got ${describeValue(record.error)}`);
-    if (record.exitCode !== undefined && record.exitCode !== null && !Number.isInteger(record.exitCode)) {
-      throw new TypeError(`${at}.exitCode must be an integer or null, got ${describeValue(record.exitCode)}`);
-    }
-    if (record.tests !== undefined) assertTestEvidence(record.tests as TestEvidence);
-  });
+  steps.forEach((step: unknown, index) => assertStallStep(step, `event.steps[${index}]`));
 }
 
 function assertUsage(usage: StopEventUsage): void {

@@ -93,9 +93,21 @@ export function assertStopState(state: StopState): void {
 function assertCore(where: string, core: StopStateCore): void {
   if (typeof core !== 'object' || core === null) throw new TypeError(`${where} must be an object`);
   if (!Number.isInteger(core.step) || core.step < 0) throw new TypeError(`${where}.step must be a non-negative integer, got ${describeValue(core.step)}`);
-  if (typeof core.totals !== 'object' || core.totals === null) throw new TypeError(`${where}.totals must be an object`);
-  for (const key of TOTAL_KEYS) assertAmount(`${where}.totals.${key}`, core.totals[key]);
-  assertAmount(`${where}.elapsedMs`, core.elapsedMs);
+  const totals = core.totals;
+  if (typeof totals !== 'object' || totals === null) throw new TypeError(`${where}.totals must be an object`);
+  // Each counter read by name (one shape, fast on every decision); the message names the first that is wrong.
+  if (
+    !isAmount(totals.inputTokens) ||
+    !isAmount(totals.outputTokens) ||
+    !isAmount(totals.cost) ||
+    !isAmount(totals.toolErrors) ||
+    !isAmount(totals.judgeCalls) ||
+    !isAmount(totals.judgeCost)
+  ) {
+    const key = TOTAL_KEYS.find((name) => !isAmount(totals[name])) as keyof StopTotals;
+    throw amountError(`${where}.totals.${key}`, totals[key]);
+  }
+  if (!isAmount(core.elapsedMs)) throw amountError(`${where}.elapsedMs`, core.elapsedMs);
   if (!Number.isInteger(core.retries) || core.retries < 0) throw new TypeError(`${where}.retries must be a non-negative integer, got ${describeValue(core.retries)}`);
   const fingerprints = core.fingerprints;
   let valid = Array.isArray(fingerprints);
@@ -106,8 +118,10 @@ function assertCore(where: string, core: StopStateCore): void {
   }
 }
 
-function assertAmount(field: string, value: unknown): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new TypeError(`${field} must be a non-negative finite number, got ${describeValue(value)}`);
-  }
+function isAmount(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+function amountError(field: string, value: unknown): TypeError {
+  return new TypeError(`${field} must be a non-negative finite number, got ${describeValue(value)}`);
 }

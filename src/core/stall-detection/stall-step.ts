@@ -1,4 +1,5 @@
-import type { TestEvidence } from '../test-evidence.js';
+import { describeValue } from '../describe-value.js';
+import { assertTestEvidence, type TestEvidence } from '../test-evidence.js';
 
 /**
  * One step of an agent run as the stall detector reads it: a tool call (`tool`,
@@ -17,4 +18,35 @@ export interface StallStep {
   readonly exitCode?: number | null;
   readonly text?: string;
   readonly tests?: TestEvidence;
+}
+
+/** The fields a step may carry. */
+export const STALL_STEP_KEYS: readonly (keyof StallStep)[] = ['tool', 'input', 'output', 'error', 'exitCode', 'text', 'tests'];
+const STEP_KEYS: ReadonlySet<string> = new Set(STALL_STEP_KEYS);
+
+/**
+ * Throws a `TypeError` naming `at` (such as `event.steps[2]`) when `step` is not
+ * shaped like a {@link StallStep}: not an object, an unknown field (a typo such
+ * as `exit_code` would otherwise be ignored), or a field of the wrong type.
+ */
+export function assertStallStep(step: unknown, at: string): asserts step is StallStep {
+  if (typeof step !== 'object' || step === null || Array.isArray(step)) throw new TypeError(`${at} must be an object, got ${describeValue(step)}`);
+  const record = step as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!STEP_KEYS.has(key)) throw new TypeError(`unknown step field "${key}" in ${at}; expected one of ${STALL_STEP_KEYS.join(', ')}`);
+  }
+  for (const key of ['tool', 'output', 'text'] as const) {
+    if (record[key] !== undefined && typeof record[key] !== 'string') throw new TypeError(`${at}.${key} must be a string, got ${describeValue(record[key])}`);
+  }
+  if (record.error !== undefined && typeof record.error !== 'boolean') throw new TypeError(`${at}.error must be a boolean, got ${describeValue(record.error)}`);
+  if (record.exitCode !== undefined && record.exitCode !== null && !Number.isInteger(record.exitCode)) {
+    throw new TypeError(`${at}.exitCode must be an integer or null, got ${describeValue(record.exitCode)}`);
+  }
+  if (record.tests !== undefined) {
+    try {
+      assertTestEvidence(record.tests as TestEvidence);
+    } catch (error) {
+      throw new TypeError(`${at}.${(error as Error).message}`);
+    }
+  }
 }

@@ -7,6 +7,22 @@ import { eventStream } from './arbitraries.js';
 const FP = 'f'.repeat(32);
 
 describe('eventDigest', () => {
+  it('keeps its values across versions, so a state saved before can still replay its last step', () => {
+    // values written by the digest as it was first released
+    const evidence = { passed: false, failed: ['a > b', 'c'], ran: 12, durationMs: 840, command: 'npm test' };
+    const judged: StopEvent = { step: 3, tests: evidence, probabilities: { acceptanceCovered: 0.62, noOpenQuestions: 0.91 }, output: 'x' };
+    expect(eventDigest(judged, '0123456789abcdef0123456789abcdef')).toBe('d6a54c14a76968f4');
+    const counted: StopEvent = {
+      step: 9,
+      usage: { cost: 0.25, inputTokens: 1200 },
+      checks: { lint: true },
+      steps: [{ tool: 'bash', input: { command: 'ls' }, output: 'a', exitCode: 0 }],
+      tree: 'abc',
+      signal: { kind: 'done', note: 'all green' },
+    };
+    expect(eventDigest(counted, FP)).toBe('77bb6cd2e4f9452f');
+  });
+
   it('is 16 hex characters, the same after a JSON round trip', () => {
     fc.assert(
       fc.property(eventStream(undefined, 1, 1), ([event]) => {

@@ -20,6 +20,10 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: 'choose stop thresholds from labelled cases, with a guarantee',
     load: async () => (await import('./calibrate-command.js')).calibrateCommand,
   },
+  report: {
+    summary: 'report on recorded run outcomes: exits per task type, limit-stop alerts, the review queue (text, JSON or HTML)',
+    load: async () => (await import('./report-command.js')).reportCommand,
+  },
   hook: {
     summary: 'the stop hook for Claude Code, Codex or Cursor (reads the host JSON on stdin)',
     load: async () => (await import('./hook-command.js')).hookCommand,

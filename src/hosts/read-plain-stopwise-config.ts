@@ -3,7 +3,7 @@ import type { TestReportOptions } from '../evidence/run-tests.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_STATE_DIR, DEFAULT_TEST_TIMEOUT_MS, MAX_TIMEOUT_MS } from './stopwise-config-defaults.js';
 import type { StopwiseConfig } from './stopwise-config.js';
 
-const TOP_KEYS: ReadonlySet<string> = new Set(['$schema', 'task', 'acceptance', 'tests', 'judge', 'policy', 'maxConsecutiveBlocks', 'stateDir']);
+const TOP_KEYS: ReadonlySet<string> = new Set(['$schema', 'task', 'acceptance', 'tests', 'judge', 'policy', 'maxConsecutiveBlocks', 'stateDir', 'outcomesFile']);
 const TESTS_KEYS: ReadonlySet<string> = new Set(['command', 'args', 'report', 'timeoutMs']);
 const REPORT_KEYS: ReadonlySet<string> = new Set(['format', 'path']);
 const JUDGE_KEYS: ReadonlySet<string> = new Set(['client', 'timeoutMs']);
@@ -22,12 +22,13 @@ type Plain = Record<string, unknown>;
  */
 export function readPlainStopwiseConfig(value: unknown): StopwiseConfig | undefined {
   if (!isPlain(value, TOP_KEYS)) return undefined;
-  const { $schema, task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir } = value;
+  const { $schema, task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir, outcomesFile } = value;
   if ($schema !== undefined && typeof $schema !== 'string') return undefined;
   if (task !== undefined && typeof task !== 'string') return undefined;
   if (acceptance !== undefined && !(Array.isArray(acceptance) && acceptance.every(isNonEmptyString))) return undefined;
   if (maxConsecutiveBlocks !== undefined && !(Number.isSafeInteger(maxConsecutiveBlocks) && (maxConsecutiveBlocks as number) > 0)) return undefined;
   if (stateDir !== undefined && !isNonEmptyString(stateDir)) return undefined;
+  if (outcomesFile !== undefined && !isNonEmptyString(outcomesFile)) return undefined;
   const testCommand = plainTests(tests);
   if (testCommand === undefined) return undefined;
   let judgeTimeoutMs = DEFAULT_JUDGE_TIMEOUT_MS;
@@ -48,6 +49,7 @@ export function readPlainStopwiseConfig(value: unknown): StopwiseConfig | undefi
     policy: stopPolicy,
     maxConsecutiveBlocks: (maxConsecutiveBlocks as number | undefined) ?? 1,
     stateDir: (stateDir as string | undefined) ?? DEFAULT_STATE_DIR,
+    ...(outcomesFile === undefined ? {} : { outcomesFile: outcomesFile as string }),
   };
 }
 

@@ -49,6 +49,8 @@ export interface StopwiseConfig {
   readonly maxConsecutiveBlocks: number;
   /** The state folder, relative to the folder that holds the configuration file. */
   readonly stateDir: string;
+  /** The outcomes file each stop the hook lets through or hands off is appended to (relative like `stateDir`); none when absent. */
+  readonly outcomesFile?: string;
 }
 
 const nonEmpty = () => z.string().check(z.minLength(1));
@@ -93,6 +95,7 @@ const schema = z.strictObject({
   taskType: z.optional(nonEmpty()),
   maxConsecutiveBlocks: z.optional(positiveInt()),
   stateDir: z.optional(nonEmpty()),
+  outcomesFile: z.optional(nonEmpty()),
 });
 
 /**
@@ -183,6 +186,7 @@ export function parseStopwiseConfig(
       ...(data.taskType === undefined ? {} : { taskType: data.taskType }),
       maxConsecutiveBlocks: data.maxConsecutiveBlocks ?? 1,
       stateDir: data.stateDir ?? DEFAULT_STATE_DIR,
+      ...(data.outcomesFile === undefined ? {} : { outcomesFile: data.outcomesFile }),
     },
   };
 }

@@ -79,7 +79,11 @@ export function simulateOutcomeRecords(options: SimulatedOutcomeOptions): Outcom
     } else if (draw < limitShare + (impossible ? 0.6 : 0.05)) {
       outcome = { ...base, exit: 'gave_up', note: pick(GIVE_UPS) };
     } else if (draw < limitShare + (impossible ? 0.6 : 0.05) + 0.04) {
-      outcome = { ...base, exit: 'need_help', question: pick(QUESTIONS), waitedMs: 0 };
+      // nobody could be asked: runAgentLoop records the exchange on the last turn and ends at once
+      const question = pick(QUESTIONS);
+      const last = trace.length - 1;
+      trace[last] = { ...(trace[last] as TurnRecord), human: { question, waitedMs: 0, timedOut: false } };
+      outcome = { ...base, exit: 'need_help', question, waitedMs: 0 };
     } else if (draw < limitShare + (impossible ? 0.6 : 0.05) + 0.06) {
       outcome = { ...base, exit: 'failed', error: { name: 'APIConnectionError', message: 'connect ECONNRESET', during: 'turn' } };
     } else {

@@ -66,6 +66,7 @@ figcaption { font-size: 12px; color: #586069; }
 table { border-collapse: collapse; margin: 4px 0 12px; }
 th, td { border-bottom: 1px solid #e1e4e8; padding: 4px 10px; text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; }
+td.left, th.left { text-align: left; }
 td.text { text-align: left; max-width: 560px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }
 svg text { font: 11px system-ui, sans-serif; fill: #1b1f23; }
@@ -73,7 +74,7 @@ svg text { font: 11px system-ui, sans-serif; fill: #1b1f23; }
 </head>
 <body>
 <h1>stopwise outcomes</h1>
-<p class="sub">${escapeHtml(input.source)}: ${report.runs} runs of ${types.length} task type${types.length === 1 ? '' : 's'}, from ${escapeHtml(report.from)} to ${escapeHtml(report.to)}${
+<p class="sub">${escapeHtml(input.source)}: ${report.runs} runs of ${types.length} task type${types.length === 1 ? '' : 's'}, ended from ${escapeHtml(minute(report.from))} to ${escapeHtml(minute(report.to))} (UTC)${
     skipped === 0 ? '' : `; <span id="skipped">${skipped} unreadable line${skipped === 1 ? '' : 's'} skipped</span>`
   }.</p>
 ${alertBanner(report)}
@@ -223,12 +224,12 @@ function reviewTable(report: OutcomeReport, shown: number): string {
     .slice(0, shown)
     .map(
       (item) =>
-        `<tr class="review-item" data-exit="${item.exit}"><td>${escapeHtml(item.at.slice(0, 19).replace('T', ' '))}</td><td>${escapeHtml(item.taskType)}</td><td>${item.exit === 'gave_up' ? 'gave up' : 'hand-off'}${item.impossible === true ? ' (impossible task)' : ''}</td><td>${item.steps}</td><td>${item.waitedMs === undefined ? '–' : formatWait(item.waitedMs)}</td><td class="text">${escapeHtml(item.note)}</td><td>${item.line}</td></tr>`,
+        `<tr class="review-item" data-exit="${item.exit}"><td>${escapeHtml(item.at.slice(0, 19).replace('T', ' '))}</td><td class="left">${escapeHtml(item.taskType)}</td><td class="left">${item.exit === 'gave_up' ? 'gave up' : 'hand-off'}${item.impossible === true ? ' (impossible task)' : ''}</td><td>${item.steps}</td><td>${item.waitedMs === undefined ? '–' : item.waitedMs === 0 ? 'nobody asked' : formatWait(item.waitedMs)}</td><td class="text">${escapeHtml(item.note)}</td><td>${item.line}</td></tr>`,
     )
     .join('');
-  const more = queue.length > shown ? `<p class="note" id="review-more">${queue.length - shown} older items not shown; \`stopwise report --json\` lists all ${queue.length}.</p>` : '';
+  const more = queue.length > shown ? `<p class="note" id="review-more">${queue.length - shown} older items not shown; <code>stopwise report --json</code> lists all ${queue.length}.</p>` : '';
   const gaveUp = queue.filter((item) => item.exit === 'gave_up').length;
-  return `<p class="note" id="review-count">${queue.length} to review: ${gaveUp} give-up${gaveUp === 1 ? '' : 's'} and ${queue.length - gaveUp} hand-off${queue.length - gaveUp === 1 ? '' : 's'}, newest first.</p><table id="review-queue"><tr><th>ended (UTC)</th><th>task type</th><th>exit</th><th>steps</th><th>waited</th><th>note or question</th><th>line</th></tr>${rows}</table>${more}`;
+  return `<p class="note" id="review-count">${queue.length} to review: ${gaveUp} give-up${gaveUp === 1 ? '' : 's'} and ${queue.length - gaveUp} hand-off${queue.length - gaveUp === 1 ? '' : 's'}, newest first.</p><table id="review-queue"><tr><th>ended (UTC)</th><th class="left">task type</th><th class="left">exit</th><th>steps</th><th>waited</th><th class="left">note or question</th><th>line</th></tr>${rows}</table>${more}`;
 }
 
 function humanTable(report: OutcomeReport): string {
@@ -264,6 +265,10 @@ function limitsTable(report: OutcomeReport): string {
     .join('');
   const how = first === undefined ? '' : `the ${formatShare(first.quantile)} nearest-rank quantile of the successful runs, times ${first.headroom}`;
   return `<p class="note">From the successful runs only: ${how}; – when no success reported the figure.</p><table id="suggested-limits"><tr><th>task type</th><th>successes</th><th>maxSteps</th><th>maxWallClockMs</th><th>maxCost</th></tr>${rows}</table>`;
+}
+
+function minute(iso: string): string {
+  return iso.slice(0, 16).replace('T', ' ');
 }
 
 function formatShare(value: number): string {

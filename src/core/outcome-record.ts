@@ -36,7 +36,7 @@ export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?
  * exit, a time that is not ISO 8601 with a zone, or a field of the wrong type.
  *
  * @example
- * const line = `${JSON.stringify(toOutcomeRecord(outcome, { at: new Date(), taskType: 'bugfix' }))}\n`;
+ * const line = `${JSON.stringify(toOutcomeRecord(outcome, { at: '2026-03-01T12:00:00Z', taskType: 'bugfix' }))}\n`;
  */
 export function toOutcomeRecord(outcome: StopOutcome, fields: OutcomeRecordFields): OutcomeRecord {
   if (typeof outcome !== 'object' || outcome === null || !(STOP_EXITS as readonly unknown[]).includes(outcome.exit)) {

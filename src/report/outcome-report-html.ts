@@ -3,7 +3,7 @@ import { niceTicks } from '../calibrate/nice-ticks.js';
 import { formatCost } from '../core/format-cost.js';
 import { STOP_EXITS, type StopExit } from '../core/stop-outcome.js';
 import { formatWait } from './format-wait.js';
-import type { LimitShareBucket } from './limit-share-alerts.js';
+import type { BucketWidth, LimitShareBucket } from './limit-share-alerts.js';
 import type { OutcomeReport } from './outcome-report.js';
 import type { SkippedLines } from './parse-outcome-records.js';
 
@@ -161,7 +161,7 @@ function exitTable(report: OutcomeReport): string {
   return `<table id="exit-table">${header}${rows}</table>`;
 }
 
-function limitShareChart(type: string, buckets: readonly LimitShareBucket[], width: string): string {
+function limitShareChart(type: string, buckets: readonly LimitShareBucket[], bucketWidth: BucketWidth): string {
   const count = Math.max(1, buckets.length);
   const top = Math.min(1, Math.max(0.05, ...buckets.map((b) => Math.max(b.share ?? 0, b.baseline?.high ?? 0))) * 1.1);
   const yTicks = niceTicks(top, 4);
@@ -200,7 +200,7 @@ function limitShareChart(type: string, buckets: readonly LimitShareBucket[], wid
   const xLabels = buckets
     .map((bucket, i) =>
       i % every === 0
-        ? `<line x1="${sx(i).toFixed(1)}" y1="${sy(0)}" x2="${sx(i).toFixed(1)}" y2="${sy(0) + 4}" stroke="#555"/><text x="${sx(i).toFixed(1)}" y="${sy(0) + 16}" text-anchor="middle">${escapeHtml(width === 'hour' ? bucket.start.slice(0, 13).replace('T', ' ') + 'h' : bucket.start.slice(0, 10))}</text>`
+        ? `<line x1="${sx(i).toFixed(1)}" y1="${sy(0)}" x2="${sx(i).toFixed(1)}" y2="${sy(0) + 4}" stroke="#555"/><text x="${sx(i).toFixed(1)}" y="${sy(0) + 16}" text-anchor="middle">${escapeHtml(bucketWidth === 'hour' ? bucket.start.slice(0, 13).replace('T', ' ') + 'h' : bucket.start.slice(0, 10))}</text>`
         : '',
     )
     .join('');
@@ -209,7 +209,7 @@ function limitShareChart(type: string, buckets: readonly LimitShareBucket[], wid
     .join('');
   const alerts = buckets.filter((bucket) => bucket.alert).length;
   return `<figure><svg class="limit-share-chart" data-task-type="${escapeHtml(type)}" xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" role="img" aria-label="share of limit stops over time, ${escapeHtml(type)}">
-<text x="${CHART_WIDTH / 2}" y="16" text-anchor="middle" font-weight="600">${escapeHtml(type)}: share of limit stops per ${escapeHtml(width)}</text>
+<text x="${CHART_WIDTH / 2}" y="16" text-anchor="middle" font-weight="600">${escapeHtml(type)}: share of limit stops per ${bucketWidth}</text>
 <g class="axes">${yLabels}${xLabels}<line x1="${left}" y1="${sy(0)}" x2="${right}" y2="${sy(0)}" stroke="#555"/><line x1="${left}" y1="${sy(0)}" x2="${left}" y2="${sy(yMax)}" stroke="#555"/></g>
 ${band}
 ${d === '' ? '' : `<path class="share-line" d="${d.trim()}" fill="none" stroke="#ef6c00" stroke-width="2"/>`}

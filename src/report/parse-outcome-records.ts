@@ -36,7 +36,7 @@ export interface OutcomeRecordReader {
 /**
  * Reads an outcomes file, one record a line:
  * `{ "outcome": <StopOutcome>, "taskType"?, "independentCheck"?, "impossible"?, "at": "<ISO 8601>" }`.
- * Blank lines are skipped and unknown fields ignored. Never throws on bad
+ * Blank lines and a byte-order mark are skipped, unknown fields ignored. Never throws on bad
  * input: the first bad line comes back as an error naming its line and field,
  * or, with `skipInvalid`, every bad line is skipped and counted. A file with
  * no record is an error.
@@ -65,8 +65,9 @@ export function createOutcomeRecordReader(source: string, options: ParseOutcomeR
   let first: LineError | undefined;
   let stopped: LineError | undefined;
   return {
-    line(text, number) {
+    line(raw, number) {
       if (stopped !== undefined) return false;
+      const text = number === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
       if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return true;
       let problem: LineError | undefined;
       try {

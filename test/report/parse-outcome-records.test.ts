@@ -25,7 +25,7 @@ describe('parseOutcomeRecords', () => {
       line({ exit: 'need_help', question: 'Look at this', waitedMs: 90000 }),
       `  ${line({ exit: 'failed', error: { name: 'E', message: 'm', during: 'turn' } })}\r`,
     ].join('\n');
-    const read = parseOutcomeRecords(text, 'o.jsonl');
+    const read = parseOutcomeRecords(`\uFEFF${text}`, 'o.jsonl');
     expect(read.ok).toBe(true);
     if (!read.ok) return;
     expect(read.runs.map((run) => [run.line, run.outcome.exit])).toEqual([

@@ -15,6 +15,7 @@ const entries = {
   langgraph: 'src/integrations/langgraph/index.ts',
   hosts: 'src/hosts/index.ts',
   otel: 'src/otel/index.ts',
+  report: 'src/report/index.ts',
 };
 
 // Outside node_modules: the bundler of declarations would take files there for a dependency's and leave them out.

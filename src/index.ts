@@ -132,6 +132,8 @@ export type {
 } from './core/stop-outcome.js';
 export { DEFAULT_TASK_TYPE } from './core/evaluated-run.js';
 export type { EvaluatedRun, EvaluatedOutcome } from './core/evaluated-run.js';
+export { toOutcomeRecord } from './core/outcome-record.js';
+export type { OutcomeRecord, OutcomeRecordFields, RecordedOutcome } from './core/outcome-record.js';
 export { summarizeOutcomes } from './core/summarize-outcomes.js';
 export type { OutcomeSummary } from './core/summarize-outcomes.js';
 export { suggestLimits } from './core/suggest-limits.js';

@@ -24,6 +24,10 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: 'choose stall detector thresholds from labelled agent runs, with a bound on false alarms',
     load: async () => (await import('./calibrate-stall-command.js')).calibrateStallCommand,
   },
+  report: {
+    summary: 'report on recorded run outcomes: exits per task type, limit-stop alerts, the review queue (text, JSON or HTML)',
+    load: async () => (await import('./report-command.js')).reportCommand,
+  },
   hook: {
     summary: 'the stop hook for Claude Code, Codex or Cursor (reads the host JSON on stdin)',
     load: async () => (await import('./hook-command.js')).hookCommand,

@@ -4,7 +4,7 @@ import { DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_STATE_DIR, DEFAULT_TEST_TIMEOUT_MS, M
 import type { StopwiseConfig } from './stopwise-config.js';
 import { parseToolGuardOptions } from './tool-guard-options.js';
 
-const TOP_KEYS: ReadonlySet<string> = new Set(['$schema', 'task', 'acceptance', 'tests', 'judge', 'policy', 'maxConsecutiveBlocks', 'stateDir', 'toolGuard']);
+const TOP_KEYS: ReadonlySet<string> = new Set(['$schema', 'task', 'acceptance', 'tests', 'judge', 'policy', 'maxConsecutiveBlocks', 'stateDir', 'toolGuard', 'outcomesFile']);
 const TESTS_KEYS: ReadonlySet<string> = new Set(['command', 'args', 'report', 'timeoutMs']);
 const REPORT_KEYS: ReadonlySet<string> = new Set(['format', 'path']);
 const JUDGE_KEYS: ReadonlySet<string> = new Set(['client', 'timeoutMs']);
@@ -23,12 +23,13 @@ type Plain = Record<string, unknown>;
  */
 export function readPlainStopwiseConfig(value: unknown): StopwiseConfig | undefined {
   if (!isPlain(value, TOP_KEYS)) return undefined;
-  const { $schema, task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir, toolGuard } = value;
+  const { $schema, task, acceptance, tests, judge, policy, maxConsecutiveBlocks, stateDir, toolGuard, outcomesFile } = value;
   if ($schema !== undefined && typeof $schema !== 'string') return undefined;
   if (task !== undefined && typeof task !== 'string') return undefined;
   if (acceptance !== undefined && !(Array.isArray(acceptance) && acceptance.every(isNonEmptyString))) return undefined;
   if (maxConsecutiveBlocks !== undefined && !(Number.isSafeInteger(maxConsecutiveBlocks) && (maxConsecutiveBlocks as number) > 0)) return undefined;
   if (stateDir !== undefined && !isNonEmptyString(stateDir)) return undefined;
+  if (outcomesFile !== undefined && !isNonEmptyString(outcomesFile)) return undefined;
   const testCommand = plainTests(tests);
   if (testCommand === undefined) return undefined;
   let judgeTimeoutMs = DEFAULT_JUDGE_TIMEOUT_MS;
@@ -52,6 +53,7 @@ export function readPlainStopwiseConfig(value: unknown): StopwiseConfig | undefi
     maxConsecutiveBlocks: (maxConsecutiveBlocks as number | undefined) ?? 1,
     stateDir: (stateDir as string | undefined) ?? DEFAULT_STATE_DIR,
     ...(toolGuard === undefined ? {} : { toolGuard: guard.options }),
+    ...(outcomesFile === undefined ? {} : { outcomesFile: outcomesFile as string }),
   };
 }
 

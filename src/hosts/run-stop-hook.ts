@@ -103,7 +103,8 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
       const read = await readHookSessionState(statePath, now());
       if (read.warning !== undefined) answer.warn(read.warning);
       const progress: Progress = { phase: 'reading the session state', abandoned: false };
-      const save = saveOutcome({ statePath, state: read.state, input, lock, answer, now, progress });
+      const record = outcomesRecorder(config, projectDir, input, now, (line) => answer.warn(line));
+      const save = saveOutcome({ statePath, state: read.state, input, lock, answer, now, progress, ...(record === undefined ? {} : { record }) });
       const session: SessionContext = { host, input, config, configPath: loaded.path, projectDir, env, options, deadline, progress, save };
       // A hand-off the tool guard left (a call that kept repeating after it was refused) goes to the person, instead of a block.
       const toolHandOff = await takeToolGuardHandOff({
@@ -174,6 +175,8 @@ function saveOutcome(parts: {
   answer: HookAnswer;
   now: () => Date;
   progress: Progress;
+  /** Called after the state was saved (the outcomes file). */
+  record?: SaveOutcome;
 }): SaveOutcome {
   const { statePath, state, input, lock, answer, now, progress } = parts;
   return async (kind, decision, options = {}) => {
@@ -188,6 +191,33 @@ function saveOutcome(parts: {
     const message = decision === undefined ? undefined : 'reason' in decision ? decision.reason : decision.systemMessage;
     const outcome = { kind, ...(message === undefined ? {} : { message }), ...(previousRunEndedByHost(state, input) ? { previousRunEndedBy: 'host' as const } : {}) };
     await writeHookSessionState(statePath, recordStopOutcome(state, options.attempt, outcome, options.evidence, now()));
+    await parts.record?.(kind, decision, options);
+  };
+}
+
+/** With `outcomesFile` configured: appends each stop the hook lets through or hands off to it (a failure is a warning). */
+function outcomesRecorder(
+  config: StopwiseConfig,
+  projectDir: string,
+  input: StopHookInput,
+  now: () => Date,
+  warn: (line: string) => void,
+): SaveOutcome | undefined {
+  if (config.outcomesFile === undefined) return undefined;
+  const file = resolve(projectDir, config.outcomesFile);
+  const taskType = config.taskType === undefined ? {} : { taskType: config.taskType };
+  return async (kind, decision, options = {}) => {
+    if (kind === 'block') return;
+    const { appendHookOutcome } = await import('./hook-outcome-record.js');
+    const stop = {
+      kind,
+      decision,
+      lastMessage: input.last_assistant_message ?? '',
+      ...(options.attempt === undefined ? {} : { attempt: options.attempt }),
+      ...(options.evidence === undefined ? {} : { evidence: options.evidence }),
+    };
+    const warning = await appendHookOutcome(file, stop, { policy: config.policy, at: now(), ...taskType });
+    if (warning !== undefined) warn(warning);
   };
 }
 

@@ -60,6 +60,8 @@ export interface StopwiseConfig {
   readonly stateDir: string;
   /** The tool guard of the tool hooks (`toolGuard`); absent: its defaults (see `parseToolGuardOptions`). */
   readonly toolGuard?: ToolGuardOptions;
+  /** The outcomes file each stop the hook lets through or hands off is appended to (relative like `stateDir`); none when absent. */
+  readonly outcomesFile?: string;
 }
 
 const nonEmpty = () => z.string().check(z.minLength(1));
@@ -106,6 +108,7 @@ const schema = z.strictObject({
   stateDir: z.optional(nonEmpty()),
   // Checked by parseToolGuardOptions, which the plain reader shares.
   toolGuard: z.optional(z.unknown()),
+  outcomesFile: z.optional(nonEmpty()),
 });
 
 /**
@@ -213,6 +216,7 @@ export function parseStopwiseConfig(
       maxConsecutiveBlocks: data.maxConsecutiveBlocks ?? 1,
       stateDir: data.stateDir ?? DEFAULT_STATE_DIR,
       ...(data.toolGuard === undefined ? {} : { toolGuard: toolGuard.options }),
+      ...(data.outcomesFile === undefined ? {} : { outcomesFile: data.outcomesFile }),
     },
   };
 }

@@ -59,6 +59,7 @@ const config = fc.record(
     policy: field(policy),
     maxConsecutiveBlocks: field(fc.integer({ min: 0, max: 5 })),
     stateDir: field(fc.constantFrom('.stopwise/state', 'state', 'state', '')),
+    outcomesFile: field(fc.constantFrom('outcomes.jsonl', 'logs/outcomes.jsonl', '', 3)),
   },
   { requiredKeys: [] },
 );
@@ -84,6 +85,7 @@ describe('readPlainStopwiseConfig', () => {
       { tests: { command: 'printf', args: ['TAP version 13\n1..1\nok 1 - passes\n'] }, judge: { client: 'none' } },
       { tests: { command: 'npx vitest run --reporter=junit --outputFile=junit.xml', report: { format: 'junit', path: 'junit.xml' }, timeoutMs: 60_000 } },
       { $schema: 'x', task: ' Fix it ', acceptance: ['works'], tests: { command: 'npm' }, policy: { doneThreshold: 0.9, maxSteps: 20 }, stateDir: 'state' },
+      { tests: { command: 'npm' }, outcomesFile: '.stopwise/outcomes.jsonl' },
     ]) {
       expect(expectSameAsSchema(value), JSON.stringify(value)).toBe(true);
     }

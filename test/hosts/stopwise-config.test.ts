@@ -84,7 +84,7 @@ describe('parseStopwiseConfig', () => {
 
   it('refuses unknown keys, listing the known ones', () => {
     expect(message({ tests: { command: 'x' }, colour: 2 })).toBe(
-      'unknown key "colour"; expected task, acceptance, tests, judge, policy, taskType, maxConsecutiveBlocks, stateDir, toolGuard',
+      'unknown key "colour"; expected task, acceptance, tests, judge, policy, taskType, maxConsecutiveBlocks, stateDir, toolGuard, outcomesFile',
     );
     expect(message({ tests: { command: 'x', cmd: 'y' } })).toBe('tests: unknown key "cmd"; expected command, args, report, timeoutMs');
     expect(message({ tests: { command: 'x', report: { format: 'tap', file: 'r.tap' } } })).toBe('tests.report: unknown key "file"; expected format, path');
@@ -155,6 +155,14 @@ describe('parseStopwiseConfig', () => {
     expect(message({ tests: { command: 'x' }, task: 't', judge: { client: 'openai-compatible' } })).toBe(
       'judge.baseURL: required when judge.client is "openai-compatible"\njudge.model: required when judge.client is "openai-compatible"',
     );
+  });
+
+  it('takes an outcomes file, which must not be empty', () => {
+    const read = parseStopwiseConfig({ tests: { command: 'npm' }, outcomesFile: '.stopwise/outcomes.jsonl' });
+    expect(read.ok && read.config.outcomesFile).toBe('.stopwise/outcomes.jsonl');
+    const none = parseStopwiseConfig({ tests: { command: 'npm' } });
+    expect(none.ok && 'outcomesFile' in none.config).toBe(false);
+    expect(parseStopwiseConfig({ tests: { command: 'npm' }, outcomesFile: '' })).toEqual({ ok: false, message: 'outcomesFile: must not be empty' });
   });
 
   it('refuses something that is not an object', () => {

@@ -84,9 +84,11 @@ describe('stop telemetry around runAgentLoop', () => {
       'gen_ai.usage.input_tokens': 250,
       'gen_ai.usage.output_tokens': 50,
     });
-    expect(run?.events.map((event) => event.name)).toEqual(['stopwise.judge_call', 'stopwise.decision']);
-    expect(run?.events[0]?.attributes).toEqual({ 'stopwise.judge.model': 'judge-1', 'stopwise.judge.input_tokens': 0, 'stopwise.judge.output_tokens': 0 });
-    expect(run?.events[1]?.attributes).toMatchObject({
+    // The loop's own decision after each turn, and the seed decision its verify step makes after the judge call.
+    expect(run?.events.map((event) => event.name)).toEqual(['stopwise.decision', 'stopwise.judge_call', 'stopwise.decision', 'stopwise.decision']);
+    expect(run?.events.map((event) => event.attributes?.['stopwise.reason'])).toEqual([expect.any(String), undefined, 'tests_and_criteria_passed', 'verified']);
+    expect(run?.events[1]?.attributes).toEqual({ 'stopwise.judge.model': 'judge-1', 'stopwise.judge.input_tokens': 0, 'stopwise.judge.output_tokens': 0 });
+    expect(run?.events[2]?.attributes).toMatchObject({
       'stopwise.decision.kind': 'stop',
       'stopwise.exit': 'success',
       'stopwise.reason': 'tests_and_criteria_passed',

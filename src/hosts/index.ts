@@ -64,7 +64,7 @@ export type { ToolEvent, ToolGuardAnswer } from './tool-event.js';
 export { guardToolEvent } from './guard-tool-event.js';
 export type { GuardedToolEvent } from './guard-tool-event.js';
 export { initialToolGuardState, parseToolGuardState } from './tool-guard-state.js';
-export type { ToolGuardState } from './tool-guard-state.js';
+export type { ToolGuardState, RecordedCall, ToolGuardHandOff, ToolGuardLadderState } from './tool-guard-state.js';
 export { parseToolGuardOptions, DEFAULT_TOOL_GUARD_OPTIONS } from './tool-guard-options.js';
 export type { ToolGuardOptions, ToolGuardLadder } from './tool-guard-options.js';
 export { parseToolHookInput } from './parse-tool-hook-input.js';

@@ -1,3 +1,4 @@
+import type { StopDecision } from '../core/policy/stop-decision.js';
 import { join, resolve } from 'node:path';
 import { parseJsonText } from '../input/read-json-file.js';
 import type { TestEvidence } from '../core/test-evidence.js';
@@ -142,7 +143,7 @@ export async function runStopHook(host: HookHost, stdin: string, options: RunSto
 type SaveOutcome = (
   kind: StopOutcomeKind,
   decision: StopHookDecision,
-  options?: { attempt?: StopAttempt; evidence?: TestEvidence; evenIfAbandoned?: boolean },
+  options?: { attempt?: StopAttempt; evidence?: TestEvidence; engineDecision?: StopDecision; evenIfAbandoned?: boolean },
 ) => Promise<void>;
 
 /** How far an invocation got (for the message when its deadline runs out), and whether the deadline already answered for it. */
@@ -215,6 +216,7 @@ function outcomesRecorder(
       lastMessage: input.last_assistant_message ?? '',
       ...(options.attempt === undefined ? {} : { attempt: options.attempt }),
       ...(options.evidence === undefined ? {} : { evidence: options.evidence }),
+      ...(options.engineDecision === undefined ? {} : { engineDecision: options.engineDecision }),
     };
     const warning = await appendHookOutcome(file, stop, { policy: config.policy, at: now(), ...taskType });
     if (warning !== undefined) warn(warning);
@@ -289,7 +291,7 @@ async function decideLocked(session: SessionContext, state: HookSessionState): P
   const kind: StopOutcomeKind = decision === undefined ? 'allow' : isStopHookBlock(decision) ? 'block' : 'handoff';
   const attempt: StopAttempt = { loop: { step: decided.state.step, recentFingerprints: decided.state.fingerprints }, stopState: decided.state };
   progress.phase = 'saving the session state';
-  await save(kind, decision, { attempt, evidence: tests });
+  await save(kind, decision, { attempt, evidence: tests, engineDecision: decided.decision });
   const additionalContext = blockContext(config, decision, tests);
   return additionalContext === undefined ? { decision } : { decision, additionalContext };
 }

@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { decide } from '../../src/core/policy/decide.js';
+import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
+import { initialStopState } from '../../src/core/policy/stop-state.js';
 import { DEFAULT_POLICY } from '../../src/core/stop-policy.js';
 import { appendHookOutcome, hookStopOutcome } from '../../src/hosts/hook-outcome-record.js';
 import type { HookTestResult, HookTestRunner } from '../../src/hosts/hook-test-runner.js';
@@ -28,6 +31,31 @@ describe('hookStopOutcome', () => {
     expect(stalled?.text.length).toBe(4000);
     // a hand-off before any attempt (the tests could not run) is a need_help at step 0
     expect(hookStopOutcome({ kind: 'handoff', decision: { systemMessage: 'timed out' }, lastMessage: '' }, { maxSteps: 1 })).toMatchObject({ exit: 'need_help', steps: 0 });
+  });
+
+  it("is the engine decision's outcome when the answer projects a stop: its exit, its rule, the limit it compared", () => {
+    const policy = parseStopPolicy({
+      version: 1,
+      rules: [
+        { id: 'cap', when: { limit: { of: 'steps', max: 3 } }, then: { kind: 'stop', exit: 'limit', reason: 'too_many_stops' } },
+        { id: 'green', when: { tests: 'passed' }, then: { kind: 'stop', exit: 'success', reason: 'green' } },
+        { id: 'gave_up', when: { tests: 'no_tests_ran' }, then: { kind: 'stop', exit: 'gave_up', reason: 'nothing_to_check' } },
+        { id: 'red', when: { tests: 'failed' }, then: { kind: 'retry', reason: 'red' } },
+      ],
+    });
+    const red = { passed: false, failed: ['auth > refreshes'], ran: 3 };
+    const at = (step: number, tests: typeof red) => decide(policy, { ...initialStopState(policy), step: step - 1 }, { step, tests, output: '' }).decision;
+    // The cap is the policy's own (3 stop attempts), not the hook's default maxSteps.
+    const limit = hookStopOutcome({ kind: 'handoff', decision: { systemMessage: 'cap' }, attempt: attempt(3), evidence: red, lastMessage: '', engineDecision: at(3, red) }, DEFAULT_POLICY);
+    expect(limit).toMatchObject({ exit: 'limit', limit: 'steps', key: 'maxSteps', used: 3, max: 3, decision: { rule: 'cap', reason: 'too_many_stops' } });
+    const none = { passed: false, failed: [], ran: 0 };
+    const gaveUp = hookStopOutcome({ kind: 'handoff', decision: { systemMessage: 'nothing ran' }, attempt: attempt(1), evidence: none, lastMessage: '', engineDecision: at(1, none) }, DEFAULT_POLICY);
+    expect(gaveUp).toMatchObject({ exit: 'gave_up', decision: { rule: 'gave_up' } });
+    const success = hookStopOutcome({ kind: 'allow', decision: undefined, attempt: attempt(1), evidence: green, lastMessage: '', engineDecision: at(1, green) }, DEFAULT_POLICY);
+    expect(success).toMatchObject({ exit: 'success', note: 'the stop hook let the agent stop: the tests passed (12 ran)', decision: { rule: 'green' } });
+    // A retry the block cap turned into a hand-off is a need_help with the message, and keeps the decision.
+    const capped = hookStopOutcome({ kind: 'handoff', decision: { systemMessage: 'blocked twice' }, attempt: attempt(2), evidence: red, lastMessage: '', engineDecision: at(2, red) }, DEFAULT_POLICY);
+    expect(capped).toMatchObject({ exit: 'need_help', question: 'blocked twice', decision: { kind: 'retry', rule: 'red' } });
   });
 
   it('is nothing for a block, and for a stop the hook did not decide', () => {

@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/langgraph';
 import { generateText, tool, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -13,8 +17,21 @@ import {
   type TestEvidence,
 } from '../../src/index.js';
 import { hardCapStopWhen, policyStopWhen } from '../../src/integrations/ai-sdk/index.js';
+import {
+  decideStop,
+  DECISION_ROUTES,
+  nextStopStep,
+  routeDecision,
+  routeStop,
+  STOP_ROUTES,
+  StopEngineAnnotation,
+  StopStateAnnotation,
+  toLangGraphRoute,
+} from '../../src/integrations/langgraph/index.js';
+import { HOOK_FREE_ENV, runCli } from '../cli/run-cli.js';
+import { startLoopbackDecisionModel, systemOneAnswer } from '../hosts/loopback-decision-model.js';
 import { createScriptedClient } from '../../src/testing/index.js';
-import { reachedOf, STOP_SCENARIOS, type ReachedDecision, type StopScenario, type StopScenarioRunner } from './stop-scenarios.js';
+import { reachedOf, ROUTE_SCENARIO_POLICY, STOP_SCENARIOS, type ReachedDecision, type StopScenario, type StopScenarioRunner } from './stop-scenarios.js';
 
 const NO_TESTS: TestEvidence = { passed: false, failed: [], ran: 0 };
 
@@ -75,11 +92,16 @@ const runAgentLoopRunner: StopScenarioRunner = {
             },
           }
         : {}),
-      askHuman: () => {
-        const human = at(step).human;
-        if (human === undefined) throw new Error(`step ${step} asks a person but the scenario gives no answer`);
-        return human.timedOut ? new Promise<string>(() => {}) : (human.answer as string);
-      },
+      // Without a person to ask, a need_help signal is decided as it is.
+      ...(events.some((event) => event.human !== undefined)
+        ? {
+            askHuman: () => {
+              const human = at(step).human;
+              if (human === undefined) throw new Error(`step ${step} asks a person but the scenario gives no answer`);
+              return human.timedOut ? new Promise<string>(() => {}) : (human.answer as string);
+            },
+          }
+        : {}),
       evaluateCriteria: ({ step: judged }) => {
         const probabilities = at(judged).probabilities;
         if (probabilities === undefined) throw new Error(`the policy needs a judgement at step ${judged} and the scenario gives none`);
@@ -182,8 +204,142 @@ const policyStopWhenRunner: StopScenarioRunner = {
   },
 };
 
-/** Every runner of this suite; others (the Claude Code hook CLI, LangGraph's routeStop) add theirs to this list. */
-export const SCENARIO_RUNNERS: readonly StopScenarioRunner[] = [decideRunner, runAgentLoopRunner, policyStopWhenRunner];
+/**
+ * A compiled LangGraph graph with a checkpointer: the `turn` node writes the scenario's event of the next step,
+ * the `stop` node decides it with `decideStop`, and `routeDecision` routes back to `turn` or to an exit node.
+ * The engine's state travels in the checkpointed `stopState` channel.
+ */
+const langGraphRunner: StopScenarioRunner = {
+  name: 'decideStop and routeDecision in a compiled LangGraph graph',
+  supports: () => true,
+  async run(scenario) {
+    const State = Annotation.Root({ ...StopEngineAnnotation.spec, ended: Annotation<string>({ reducer: (_, next) => next, default: () => '' }) });
+    const exit = (route: string) => () => ({ ended: route });
+    let graph = new StateGraph(State)
+      .addNode('turn', (state) => {
+        const event = scenario.events[nextStopStep(state) - 1];
+        if (event === undefined) throw new Error(`the scenario has no event for step ${nextStopStep(state)}`);
+        return { stopEvent: event };
+      })
+      .addNode('stop', (state) => decideStop(scenario.policy, state))
+      .addEdge(START, 'turn')
+      .addEdge('turn', 'stop');
+    const exits = DECISION_ROUTES.filter((route) => route !== 'turn');
+    for (const route of exits) graph = graph.addNode(route, exit(route)).addEdge(route, END) as unknown as typeof graph;
+    const compiled = graph.addConditionalEdges('stop', routeDecision, [...DECISION_ROUTES]).compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: scenario.name } };
+    const final = await compiled.invoke({}, { ...config, recursionLimit: 100 });
+    const decision = final.stopDecision as StopDecision;
+    // The graph ended at the node the decision routes to, and the checkpoint holds the state of that step.
+    expect(final.ended).toBe(toLangGraphRoute(decision));
+    expect((await compiled.getState(config)).values.stopState?.step).toBe(decision.values.step);
+    return reachedOf(decision);
+  },
+};
+
+/**
+ * The Claude Code Stop hook, as the built CLI in a child process, once per stop attempt: the test command prints
+ * the step's tests as TAP, a System One decision model on loopback answers the step's probabilities, and the
+ * agent's last message is the step's output. A Stop hook decides only when the agent stops, so the scenario must
+ * block (retry) on every step before its last, and its events may carry only what a Stop sees.
+ */
+const hookRunner: StopScenarioRunner = {
+  name: 'the Claude Code Stop hook CLI',
+  supports(scenario) {
+    for (const event of scenario.events) {
+      const extra = Object.keys(event).filter((key) => !['step', 'tests', 'probabilities', 'output'].includes(key));
+      if (extra.length > 0) return `a Stop hook sees the tests, the decision model and the last message, not ${extra.join(', ')}`;
+    }
+    let state = initialStopState(scenario.policy);
+    for (const event of scenario.events.slice(0, scenario.expected.step - 1)) {
+      const result = decide(scenario.policy, state, event);
+      if (result.decision.kind !== 'retry') return `step ${event.step} decides ${result.decision.kind}: the hook would let the agent stop there`;
+      state = result.state;
+    }
+    return true;
+  },
+  async run(scenario) {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-scenario-hook-'));
+    let current = 0;
+    const server = await startLoopbackDecisionModel(() => {
+      const probabilities = scenario.events[current]?.probabilities;
+      return probabilities === undefined ? { status: 500, json: { error: 'the scenario gives no judgement here' } } : systemOneAnswer(probabilities);
+    });
+    try {
+      writeFileSync(
+        join(dir, 'stopwise.config.json'),
+        JSON.stringify({
+          task: 'Fix the pagination bug.',
+          acceptance: ['the last page is returned'],
+          tests: { command: 'sh run-tests.sh' },
+          judge: { client: 'system-one', baseURL: server.baseURL, model: 'system-one', apiKeyEnv: 'STOPWISE_TEST_KEY', timeoutMs: 30_000 },
+          policy: scenario.policy,
+          maxConsecutiveBlocks: 20,
+          outcomesFile: 'outcomes.jsonl',
+        }),
+      );
+      for (const [index, event] of scenario.events.entries()) {
+        current = index;
+        writeFileSync(join(dir, 'run-tests.sh'), tapScript(event.tests ?? NO_TESTS));
+        const payload = { session_id: 'scenario', cwd: dir, hook_event_name: 'Stop', stop_hook_active: index > 0, last_assistant_message: event.output ?? '' };
+        const run = await runCli(['hook', 'claude-code'], {
+          cwd: dir,
+          input: JSON.stringify(payload),
+          env: { ...HOOK_FREE_ENV, STOPWISE_TEST_KEY: 'test-key' },
+          timeoutMs: 60_000,
+        });
+        expect(run.code, run.stderr).toBe(0);
+        const answer = run.stdout === '' ? undefined : (JSON.parse(run.stdout) as Record<string, unknown>);
+        if (answer?.decision === 'block') continue;
+        // The hook let the agent stop: the outcome it recorded carries the engine's decision.
+        const records = readFileSync(join(dir, 'outcomes.jsonl'), 'utf8').trim().split('\n');
+        expect(records).toHaveLength(1);
+        const decision = (JSON.parse(records[0] as string) as { outcome: { decision: StopDecision; steps: number } }).outcome.decision;
+        expect(answer === undefined).toBe(decision.kind === 'stop' && decision.exit === 'success');
+        return reachedOf(decision);
+      }
+      throw new Error('the hook blocked every stop attempt of the scenario');
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+/** A test command that prints this evidence as TAP (the failing names as `not ok`) and exits 1 when a test fails. */
+function tapScript(tests: TestEvidence): string {
+  if (tests.ran === 0) return 'echo no tests here\n';
+  const lines = ['TAP version 13', `1..${tests.ran}`];
+  const passing = tests.ran - tests.failed.length;
+  for (let i = 1; i <= passing; i++) lines.push(`ok ${i} - check ${i}`);
+  tests.failed.forEach((name, k) => lines.push(`not ok ${passing + k + 1} - ${name}`));
+  const quoted = lines.map((line) => `'${line.replaceAll("'", "'\\''")}'`).join(' ');
+  return `printf '%s\\n' ${quoted}\n${tests.failed.length > 0 ? 'exit 1\n' : ''}`;
+}
+
+/** Every runner of this suite, with the policy-specific `routeStop` runner below. */
+export const SCENARIO_RUNNERS: readonly StopScenarioRunner[] = [decideRunner, runAgentLoopRunner, policyStopWhenRunner, langGraphRunner, hookRunner];
+
+/**
+ * `routeStop` (its own preset, `routeStopPolicy`) in a compiled graph over `StopStateAnnotation`: each turn sets
+ * `steps`, `signal`, `verified` and `signalStep` as a graph's agent node would. It returns a route, not a decision:
+ * the test compares it with the route of the expected decision, at the same step.
+ */
+async function runRouteStop(scenario: StopScenario): Promise<{ step: number; route: string }> {
+  const State = Annotation.Root({ ...StopStateAnnotation.spec, ended: Annotation<string>({ reducer: (_, next) => next, default: () => '' }) });
+  let graph = new StateGraph(State)
+    .addNode('turn', (state) => {
+      const steps = state.steps + 1;
+      const event = scenario.events[steps - 1] as StopEvent;
+      const signal = event.signal?.kind ?? 'continue';
+      return { steps, maxSteps: 4, signal, verified: event.verification?.ok === true, signalStep: steps };
+    })
+    .addEdge(START, 'turn');
+  for (const route of STOP_ROUTES.filter((r) => r !== 'turn')) graph = graph.addNode(route, () => ({ ended: route })).addEdge(route, END) as unknown as typeof graph;
+  const compiled = graph.addConditionalEdges('turn', routeStop, [...STOP_ROUTES]).compile();
+  const final = await compiled.invoke({}, { recursionLimit: 100 });
+  return { step: final.steps, route: final.ended };
+}
 
 describe('the scenario table', () => {
   it('holds a dozen streams or more, with unique names, each event stream in step order', () => {
@@ -206,8 +362,17 @@ for (const runner of SCENARIO_RUNNERS) {
   });
 }
 
+describe('scenarios of the routeStop preset through routeStop in a compiled LangGraph graph', () => {
+  const scenarios = STOP_SCENARIOS.filter((scenario) => scenario.policy === ROUTE_SCENARIO_POLICY);
+  it.each(scenarios.map((scenario) => [scenario.name, scenario] as const))('%s', async (_name, scenario: StopScenario) => {
+    const expected = scenario.expected;
+    const decision = { kind: expected.kind, ...(expected.exit === undefined ? {} : { exit: expected.exit }) } as StopDecision;
+    expect(await runRouteStop(scenario)).toEqual({ step: expected.step, route: toLangGraphRoute(decision) });
+  });
+});
+
 describe('which scenarios each runner covers', () => {
-  it('decide and runAgentLoop run every scenario; policyStopWhen every one an AI SDK step can express', () => {
+  it('decide, runAgentLoop and the graph run every scenario; policyStopWhen and the hook every one they can express', () => {
     const covered = (runner: StopScenarioRunner) => STOP_SCENARIOS.filter((scenario) => runner.supports(scenario) === true).map((s) => s.name);
     expect(covered(decideRunner)).toHaveLength(STOP_SCENARIOS.length);
     expect(covered(runAgentLoopRunner)).toHaveLength(STOP_SCENARIOS.length);
@@ -216,6 +381,12 @@ describe('which scenarios each runner covers', () => {
       'need help, timed out',
       'budget on cost',
       'a done that verification rejects, then accepts',
+      'a done code verified, after one it rejected',
     ]);
+    expect(covered(langGraphRunner)).toHaveLength(STOP_SCENARIOS.length);
+    expect(covered(hookRunner)).toEqual(HOOK_SCENARIOS);
   });
 });
+
+/** The scenarios a Stop hook can express: every step before the last blocks, on tests, judgement and output alone. */
+const HOOK_SCENARIOS = ['green at step 3', 'red then green', 'the decision model says done on red', 'mid band, then low', 'stall on identical progress', 'cap'];

@@ -3,6 +3,7 @@
 // runs the driver for real, and reports the decision it ended on; test/scenarios/stop-scenarios.test.ts runs
 // every runner over every scenario it supports. To add a driver, write a `StopScenarioRunner` and add it there.
 import { createStopPolicy, parseStopPolicy, seedStopPolicy, type StopDecision, type StopEvent, type StopPolicyDocument } from '../../src/index.js';
+import { routeStopPolicy } from '../../src/integrations/langgraph/index.js';
 
 /** The decision a scenario expects: what was decided, on which step, by which rule. */
 export interface ExpectedDecision {
@@ -85,6 +86,10 @@ export const STALL_SCENARIO_POLICY: StopPolicyDocument = parseStopPolicy({
 
 const seed = (name: string, events: readonly StopEvent[], expected: ExpectedDecision): StopScenario => ({ name, policy: SEED_SCENARIO_POLICY, events, expected });
 const loop = (name: string, events: readonly StopEvent[], expected: ExpectedDecision): StopScenario => ({ name, policy: LOOP_SCENARIO_POLICY, events, expected });
+/** LangGraph's `routeStop` preset with a step cap of 4. */
+export const ROUTE_SCENARIO_POLICY: StopPolicyDocument = routeStopPolicy(4);
+
+const route = (name: string, events: readonly StopEvent[], expected: ExpectedDecision): StopScenario => ({ name, policy: ROUTE_SCENARIO_POLICY, events, expected });
 const stall = (name: string, events: readonly StopEvent[], expected: ExpectedDecision): StopScenario => ({ name, policy: STALL_SCENARIO_POLICY, events, expected });
 const runTests = (output: string) => ({ tool: 'run_tests', input: { suite: 'unit' }, output, error: false });
 
@@ -198,5 +203,26 @@ export const STOP_SCENARIOS: readonly StopScenario[] = [
     'polling whose output changes is progress, not a loop',
     [1, 2, 3, 4, 5, 6].map((step) => ({ step, steps: [{ tool: 'job_status', input: { id: 'build-7' }, output: `${step * 15}% done`, error: false }] })),
     { step: 6, kind: 'stop', exit: 'limit', rule: 'max_steps', reason: 'max_steps' },
+  ),
+  route(
+    'a done code verified, after one it rejected',
+    [
+      { step: 1, output: 'Wrote the report.', signal: { kind: 'done', note: 'report' }, verification: { ok: false, unmet: ['cites the survey'] } },
+      { step: 2, output: 'Cited the survey.', signal: { kind: 'done', note: 'report' }, verification: { ok: true } },
+    ],
+    { step: 2, kind: 'stop', exit: 'success', rule: 'verified_done', reason: 'verified_done' },
+  ),
+  route(
+    'a question for a person ends the graph at the human node',
+    [
+      { step: 1, output: 'Looked up the refund.' },
+      { step: 2, output: 'Above my limit.', signal: { kind: 'need_help', note: 'Approve 1,800 EUR?' } },
+    ],
+    { step: 2, kind: 'stop', exit: 'need_help', rule: 'need_help', reason: 'agent_needs_help' },
+  ),
+  route(
+    'the step cap of a graph whose model never says done',
+    [1, 2, 3, 4].map((step) => ({ step, output: `Searching ${step}.` })),
+    { step: 4, kind: 'stop', exit: 'limit', rule: 'max_steps', reason: 'max_steps' },
   ),
 ];

@@ -216,8 +216,12 @@ function describeEvidence(detected: DetectedTestCommand): string {
   return `evidence: the ${report.format} report ${report.path === undefined ? 'on stdout' : `in ${report.path}`}`;
 }
 
+/** Where editors find the configuration's JSON Schema (the package ships it as `stopwise/stopwise-config.schema.json`). */
+const CONFIG_SCHEMA_URL = 'https://unpkg.com/stopwise/schemas/stopwise-config.schema.json';
+
 function starterConfig(detected: DetectedTestCommand): Record<string, unknown> {
   return {
+    $schema: CONFIG_SCHEMA_URL,
     task: '',
     acceptance: [],
     tests: detected.tests,

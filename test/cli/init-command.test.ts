@@ -6,6 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { stopHookCommand } from '../../src/hosts/install-stop-hook.js';
 import { parseStopwiseConfig } from '../../src/hosts/stopwise-config.js';
 import { runCli } from './run-cli.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+const schemaOf = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, '../../schemas', name), 'utf8')) as object;
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+ajv.addSchema(schemaOf('stop-policy.schema.json'));
+const validateConfig = ajv.compile(schemaOf('stopwise-config.schema.json'));
 
 const ENV = { ...process.env, NODE_TEST_CONTEXT: undefined };
 
@@ -47,6 +53,7 @@ describe('stopwise init', () => {
     expect(run.stderr).toMatch(/^stopwise init: WARNING: `make test` writes no test report stopwise can read, so the hook will judge the tests by its exit code alone/);
     const config = json(dir, 'stopwise.config.json');
     expect(config).toEqual({
+      $schema: 'https://unpkg.com/stopwise/schemas/stopwise-config.schema.json',
       task: '',
       acceptance: [],
       tests: { command: 'make test', report: { format: 'exit-code' } },
@@ -54,6 +61,8 @@ describe('stopwise init', () => {
       maxConsecutiveBlocks: 1,
     });
     expect(parseStopwiseConfig(config).ok).toBe(true);
+    // The schema it names is the one the package ships, and the file passes it.
+    expect(validateConfig(config), JSON.stringify(validateConfig.errors)).toBe(true);
     expect(json(dir, '.claude/settings.json')).toEqual({
       hooks: {
         Stop: [{ hooks: [{ type: 'command', command: stopHookCommand('claude-code'), timeout: 330 }] }],

@@ -104,7 +104,8 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     return 1;
   }
   const timeoutSeconds = hostTimeoutSeconds(timeouts);
-  const stopMerged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds, form);
+  const hostTools = !toolGuard ? 'none' : allTools ? 'all' : 'matched';
+  const stopMerged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds, form, hostTools);
   if (!stopMerged.ok) {
     io.stderr(`stopwise init: ${stopMerged.message}; not touching it, and nothing was written\n`);
     return 1;

@@ -22,6 +22,13 @@ export const HOST_HOOK_EVENTS: Readonly<Record<HostHooksHost, { readonly stop: s
   gemini: { stop: 'AfterAgent', tools: ['BeforeTool', 'AfterTool'] },
 });
 
+/**
+ * Which tool events {@link mergeHostHooks} registers: `'matched'` (the
+ * shells and file edits, `COPILOT_TOOL_MATCHER` / `GEMINI_TOOL_MATCHER`),
+ * `'all'` (every tool, no matcher) or `'none'` (the stop event only).
+ */
+export type HostToolHooks = 'matched' | 'all' | 'none';
+
 /** The result of {@link mergeHostHooks}: the new file and the events added, or why the file is refused. */
 export type MergedHostHooks =
   | { readonly ok: true; readonly changed: boolean; readonly added: readonly string[]; readonly value: Record<string, unknown> }
@@ -31,11 +38,17 @@ export type MergedHostHooks =
  * Adds the stopwise hooks to Copilot's `.github/hooks/stopwise.json` or
  * Gemini's `.gemini/settings.json` (the parsed JSON, or `undefined` for a
  * file that does not exist yet): the stop event with `timeoutSeconds`, and
- * each tool event with its matcher, each only where no stopwise hook of this
- * host is registered yet, keeping every other key and entry. A file of a
- * shape the host does not read is refused.
+ * each tool event `tools` asks for (with its matcher by default), each only
+ * where no stopwise hook of this host is registered yet, keeping every other
+ * key and entry. A file of a shape the host does not read is refused.
  */
-export function mergeHostHooks(host: HostHooksHost, existing: unknown, timeoutSeconds: number, platform: NodeJS.Platform = process.platform): MergedHostHooks {
+export function mergeHostHooks(
+  host: HostHooksHost,
+  existing: unknown,
+  timeoutSeconds: number,
+  platform: NodeJS.Platform = process.platform,
+  tools: HostToolHooks = 'matched',
+): MergedHostHooks {
   const file = HOOK_SETTINGS_PATHS[host];
   if (existing !== undefined && (typeof existing !== 'object' || existing === null || Array.isArray(existing))) {
     return { ok: false, message: `${file} must hold a JSON object, got ${describeValue(existing)}` };
@@ -50,13 +63,13 @@ export function mergeHostHooks(host: HostHooksHost, existing: unknown, timeoutSe
     return { ok: false, message: `${file}: "hooks" must be an object, got ${describeValue(hooks)}` };
   }
   const merged: Record<string, unknown> = { ...(hooks as Record<string, unknown>) };
-  const { stop, tools } = HOST_HOOK_EVENTS[host];
+  const { stop, tools: toolEvents } = HOST_HOOK_EVENTS[host];
   const added: string[] = [];
-  for (const event of [stop, ...tools]) {
+  for (const event of [stop, ...(tools === 'none' ? [] : toolEvents)]) {
     const entries = merged[event] ?? [];
     if (!Array.isArray(entries)) return { ok: false, message: `${file}: "hooks.${event}" must be an array, got ${describeValue(entries)}` };
     if (entries.some((entry) => holdsStopwiseHook(host, entry))) continue;
-    const entry = event === stop ? hostHookEntry(host, 'stop', timeoutSeconds, platform) : hostHookEntry(host, 'tool', TOOL_HOOK_TIMEOUT_SECONDS, platform);
+    const entry = event === stop ? hostHookEntry(host, 'stop', timeoutSeconds, platform) : hostHookEntry(host, tools === 'all' ? 'any-tool' : 'tool', TOOL_HOOK_TIMEOUT_SECONDS, platform);
     merged[event] = [...entries, entry];
     added.push(event);
   }
@@ -69,9 +82,15 @@ export function mergeHostHooks(host: HostHooksHost, existing: unknown, timeoutSe
  * entry with the POSIX form in `bash` and the npx form in `powershell`, run
  * from the repository root (`cwd: "."`), `timeoutSec` in seconds, and for a
  * tool event its `matcher`. Gemini: a hook definition (`matcher` for a tool
- * event) holding one command hook with `timeout` in milliseconds.
+ * event) holding one command hook with `timeout` in milliseconds. An
+ * `'any-tool'` entry is a tool entry without a matcher: every tool call runs it.
  */
-export function hostHookEntry(host: HostHooksHost, kind: 'stop' | 'tool', timeoutSeconds: number, platform: NodeJS.Platform = process.platform): Record<string, unknown> {
+export function hostHookEntry(
+  host: HostHooksHost,
+  kind: 'stop' | 'tool' | 'any-tool',
+  timeoutSeconds: number,
+  platform: NodeJS.Platform = process.platform,
+): Record<string, unknown> {
   if (host === 'copilot') {
     return {
       type: 'command',

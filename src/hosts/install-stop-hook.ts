@@ -1,6 +1,6 @@
 import { describeValue } from '../core/describe-value.js';
 import type { HookHost } from './hook-host.js';
-import { mergeHostHooks } from './install-host-hooks.js';
+import { mergeHostHooks, type HostToolHooks } from './install-host-hooks.js';
 
 /** Where each host reads its project hooks, relative to the project. */
 export const HOOK_SETTINGS_PATHS: Readonly<Record<HookHost, string>> = Object.freeze({
@@ -80,18 +80,21 @@ export function stopHookEntry(
  * entry. When a stopwise hook for this host is already there, nothing
  * changes, unless it is the older command that let npx download stopwise at
  * run time: that one is replaced (`replaced: true`). A file whose shape is not
- * what the host reads is refused.
+ * what the host reads is refused. Copilot's and Gemini's files get their tool
+ * events in the same pass (`hostTools`, see `mergeHostHooks`); the other hosts'
+ * tool events are `mergeToolHooks`'.
  */
 export function mergeStopHook(
   host: HookHost,
   existing: unknown,
   timeoutSeconds: number,
   form: StopHookForm = 'shell',
+  hostTools: HostToolHooks = 'matched',
 ):
   | { readonly ok: true; readonly changed: boolean; readonly replaced?: boolean; readonly added?: readonly string[]; readonly value: Record<string, unknown> }
   | { readonly ok: false; readonly message: string } {
   // Copilot and Gemini get the stop event and the tool events, each in its own format.
-  if (host === 'copilot' || host === 'gemini') return mergeHostHooks(host, existing, timeoutSeconds);
+  if (host === 'copilot' || host === 'gemini') return mergeHostHooks(host, existing, timeoutSeconds, process.platform, hostTools);
   const file = HOOK_SETTINGS_PATHS[host];
   if (existing !== undefined && (typeof existing !== 'object' || existing === null || Array.isArray(existing))) {
     return { ok: false, message: `${file} must hold a JSON object, got ${describeValue(existing)}` };

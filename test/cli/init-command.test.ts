@@ -239,6 +239,20 @@ describe('stopwise init', () => {
     expect((await init(dir, 'claude-code', '--no-tool-guard', '--guard-all-tools')).code).toBe(2);
   });
 
+  it('honours --no-tool-guard and --guard-all-tools for Copilot CLI and Gemini CLI too', async () => {
+    for (const [host, file, stopEvent] of [['copilot', '.github/hooks/stopwise.json', 'agentStop'], ['gemini', '.gemini/settings.json', 'AfterAgent']] as const) {
+      const bare = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+      const run = await init(bare, host, '--no-tool-guard', '--test-command', 'node --test');
+      expect(run.code, run.stderr).toBe(0);
+      expect(Object.keys(json(bare, file).hooks as object)).toEqual([stopEvent]);
+      const all = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
+      expect((await init(all, host, '--guard-all-tools', '--test-command', 'node --test')).code).toBe(0);
+      const tools = Object.entries(json(all, file).hooks as Record<string, Record<string, unknown>[]>).filter(([event]) => event !== stopEvent);
+      expect(tools.length).toBeGreaterThan(0);
+      for (const [, entries] of tools) expect(entries[0]).not.toHaveProperty('matcher');
+    }
+  });
+
   it('exits 2 on a usage error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stopwise-init-'));
     for (const args of [[], ['windsurf'], ['codex', '--test-command', ''], ['codex', '--bogus'], ['codex', '--exec']]) {

@@ -40,6 +40,20 @@ describe('mergeHostHooks', () => {
     expect(mergeHostHooks('gemini', merged.value, 330, 'linux')).toMatchObject({ ok: true, changed: false });
   });
 
+  it('registers the stop event alone with tools "none", and tool events without a matcher with "all"', () => {
+    for (const host of ['copilot', 'gemini'] as const) {
+      const stopOnly = mergeHostHooks(host, undefined, 330, 'linux', 'none');
+      expect(stopOnly).toMatchObject({ ok: true, added: [host === 'copilot' ? 'agentStop' : 'AfterAgent'] });
+      if (!stopOnly.ok) continue;
+      expect(Object.keys(stopOnly.value.hooks as object)).toEqual([host === 'copilot' ? 'agentStop' : 'AfterAgent']);
+      const all = mergeHostHooks(host, undefined, 330, 'linux', 'all');
+      if (!all.ok) throw new Error(all.message);
+      const events = Object.entries(all.value.hooks as Record<string, Record<string, unknown>[]>).filter(([event]) => event !== 'agentStop' && event !== 'AfterAgent');
+      expect(events.map(([event]) => event)).toEqual(host === 'copilot' ? ['preToolUse', 'postToolUse', 'postToolUseFailure'] : ['BeforeTool', 'AfterTool']);
+      for (const [, entries] of events) expect(entries[0]).not.toHaveProperty('matcher');
+    }
+  });
+
   it('adds only the events that lack a stopwise hook', () => {
     const partial = { version: 1, hooks: { agentStop: [hostHookEntry('copilot', 'stop', 400)] } };
     expect(mergeHostHooks('copilot', partial, 330)).toMatchObject({ ok: true, added: ['preToolUse', 'postToolUse', 'postToolUseFailure'] });

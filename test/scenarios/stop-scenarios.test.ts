@@ -215,18 +215,27 @@ const langGraphRunner: StopScenarioRunner = {
   async run(scenario) {
     const State = Annotation.Root({ ...StopEngineAnnotation.spec, ended: Annotation<string>({ reducer: (_, next) => next, default: () => '' }) });
     const exit = (route: string) => () => ({ ended: route });
-    let graph = new StateGraph(State)
+    const compiled = new StateGraph(State)
       .addNode('turn', (state) => {
         const event = scenario.events[nextStopStep(state) - 1];
         if (event === undefined) throw new Error(`the scenario has no event for step ${nextStopStep(state)}`);
         return { stopEvent: event };
       })
       .addNode('stop', (state) => decideStop(scenario.policy, state))
+      .addNode('success', exit('success'))
+      .addNode('limit', exit('limit'))
+      .addNode('give_up', exit('give_up'))
+      .addNode('human', exit('human'))
+      .addNode('failed', exit('failed'))
       .addEdge(START, 'turn')
-      .addEdge('turn', 'stop');
-    const exits = DECISION_ROUTES.filter((route) => route !== 'turn');
-    for (const route of exits) graph = graph.addNode(route, exit(route)).addEdge(route, END) as unknown as typeof graph;
-    const compiled = graph.addConditionalEdges('stop', routeDecision, [...DECISION_ROUTES]).compile({ checkpointer: new MemorySaver() });
+      .addEdge('turn', 'stop')
+      .addConditionalEdges('stop', routeDecision, [...DECISION_ROUTES])
+      .addEdge('success', END)
+      .addEdge('limit', END)
+      .addEdge('give_up', END)
+      .addEdge('human', END)
+      .addEdge('failed', END)
+      .compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: scenario.name } };
     const final = await compiled.invoke({}, { ...config, recursionLimit: 100 });
     const decision = final.stopDecision as StopDecision;
@@ -327,16 +336,25 @@ export const SCENARIO_RUNNERS: readonly StopScenarioRunner[] = [decideRunner, ru
  */
 async function runRouteStop(scenario: StopScenario): Promise<{ step: number; route: string }> {
   const State = Annotation.Root({ ...StopStateAnnotation.spec, ended: Annotation<string>({ reducer: (_, next) => next, default: () => '' }) });
-  let graph = new StateGraph(State)
+  const ended = (route: string) => () => ({ ended: route });
+  const compiled = new StateGraph(State)
     .addNode('turn', (state) => {
       const steps = state.steps + 1;
       const event = scenario.events[steps - 1] as StopEvent;
       const signal = event.signal?.kind ?? 'continue';
       return { steps, maxSteps: 4, signal, verified: event.verification?.ok === true, signalStep: steps };
     })
-    .addEdge(START, 'turn');
-  for (const route of STOP_ROUTES.filter((r) => r !== 'turn')) graph = graph.addNode(route, () => ({ ended: route })).addEdge(route, END) as unknown as typeof graph;
-  const compiled = graph.addConditionalEdges('turn', routeStop, [...STOP_ROUTES]).compile();
+    .addNode('success', ended('success'))
+    .addNode('limit', ended('limit'))
+    .addNode('give_up', ended('give_up'))
+    .addNode('human', ended('human'))
+    .addEdge(START, 'turn')
+    .addConditionalEdges('turn', routeStop, [...STOP_ROUTES])
+    .addEdge('success', END)
+    .addEdge('limit', END)
+    .addEdge('give_up', END)
+    .addEdge('human', END)
+    .compile();
   const final = await compiled.invoke({}, { recursionLimit: 100 });
   return { step: final.steps, route: final.ended };
 }

@@ -5,12 +5,10 @@ export {
   STALL_ROUNDS,
   DEFAULT_POLICY,
   createStopPolicy,
-  assertStopPolicy,
 } from './core/stop-policy.js';
 export type { StopPolicy } from './core/stop-policy.js';
-export { noTestsRan, testsFailed, assertTestEvidence } from './core/test-evidence.js';
 export type { TestEvidence, TestFailure } from './core/test-evidence.js';
-export { minCriterionProbability, lowestCriterion, assertProbability } from './core/criterion-probabilities.js';
+export { minCriterionProbability, lowestCriterion } from './core/criterion-probabilities.js';
 export type { CriterionProbabilities, LowestCriterion } from './core/criterion-probabilities.js';
 export { combineDoneSignal } from './core/combine-done-signal.js';
 export type { DoneSignal } from './core/combine-done-signal.js';
@@ -28,7 +26,6 @@ export { toCompletionAction } from './core/policy/to-completion-action.js';
 export { describeDecision } from './core/policy/describe-decision.js';
 export { agentLoopPolicy, policyBudgetLimits } from './core/policy/agent-loop-policy.js';
 export type { HumanTimeoutPolicy } from './core/policy/agent-loop-policy.js';
-export { policyReadsCriteria } from './core/policy/policy-reads-criteria.js';
 export { toStopOutcome } from './core/policy/to-stop-outcome.js';
 export type { StopOutcomeFacts, StopDecisionOf } from './core/policy/to-stop-outcome.js';
 export { formatUnmet } from './core/policy/compile-stop-policy.js';
@@ -85,7 +82,7 @@ export type {
 } from './core/completion-action.js';
 export { initialLoopState, advanceLoopState } from './core/agent-loop-state.js';
 export type { AgentLoopState } from './core/agent-loop-state.js';
-export { fingerprintProgress, FINGERPRINT_LENGTH } from './core/fingerprint.js';
+export { fingerprintProgress } from './core/fingerprint.js';
 export { isStalled, appendFingerprint } from './core/stall.js';
 export { initialStallState } from './core/stall-detection/stall-state.js';
 export type { StallState, StallStreak, StallCheck } from './core/stall-detection/stall-state.js';
@@ -131,7 +128,6 @@ export type {
   HumanExchange,
   Verification,
 } from './core/stop-outcome.js';
-export { DEFAULT_TASK_TYPE } from './core/evaluated-run.js';
 export type { EvaluatedRun, EvaluatedOutcome } from './core/evaluated-run.js';
 export { toOutcomeRecord } from './core/outcome-record.js';
 export type { OutcomeRecord, OutcomeRecordFields, RecordedOutcome } from './core/outcome-record.js';
@@ -181,7 +177,7 @@ export type {
 } from './judge/evaluation-client.js';
 export { EvaluationError, isEvaluationError, isRetryableEvaluationError } from './judge/evaluation-error.js';
 export type { EvaluationErrorKind, EvaluationErrorOptions, EvaluationErrorJson } from './judge/evaluation-error.js';
-export { validateEvaluationResult, checkProbability, assertEvaluationQuestions } from './judge/validate-evaluation-result.js';
+export { validateEvaluationResult } from './judge/validate-evaluation-result.js';
 export type { ValidatedEvaluation } from './judge/validate-evaluation-result.js';
 export { createCompletionRequest } from './judge/completion-request.js';
 export type { CompletionInput, CompletionState, CompletionRequest } from './judge/completion-request.js';
@@ -198,9 +194,9 @@ export type {
   ConfiguredClient,
   ConfiguredClientOptions,
 } from './judge/create-configured-client.js';
-export { estimateEvaluationCost, DEFAULT_BLOCK_BYTES } from './judge/estimate-evaluation-cost.js';
+export { estimateEvaluationCost } from './judge/estimate-evaluation-cost.js';
 export type { EvaluationPricing, EvaluationCostEstimate } from './judge/estimate-evaluation-cost.js';
-export { parseRunTrace, formatRunTraceError } from './replay/run-trace.js';
+export { parseRunTrace } from './replay/run-trace.js';
 export type { RunTrace, RunTraceHeader, RunTraceStep, RunTraceError, RunTraceResult } from './replay/run-trace.js';
 export { replayRun, summarizeReplays } from './replay/replay-run.js';
 export type { ReplayResult, ReplayedStep, ReplaySummary } from './replay/replay-run.js';

@@ -6,5 +6,5 @@ const action = decideCompletionAction(
   { step: 4, recentFingerprints: [] }, // where the loop is
 );
 
-console.log(action.action, action.reason); // handoff_human evidence_contradicts_model
+console.log(action.action, action.reason);
 console.log(describeAction(action));

@@ -32,9 +32,10 @@ options:
                           option is added, any other command is judged by its
                           exit code alone (with a warning)
   --exec                  Claude Code only: write the exec form (command "npx",
-                          args ["stopwise", "hook", "claude-code"]), spawned
-                          without a shell; the default shell form starts the
-                          project's own install with node, much faster than npx
+                          args ["--offline", "--no-install", "stopwise",
+                          "hook", "claude-code"]), spawned without a shell;
+                          the default shell form starts the project's own
+                          install with node, much faster than npx
   --no-tool-guard         add the stop hook only, no tool hooks (by default the
                           tool events are registered too: the guard refuses a
                           call that keeps repeating, see docs/tool-guards.md)

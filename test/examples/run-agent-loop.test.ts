@@ -16,9 +16,11 @@ describe('examples/run-agent-loop.ts', () => {
     expect(stdout).toBe(`${comment}\n`);
   }, 90_000);
 
-  it('is the example of the run loop section of the README', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## The run loop: `runAgentLoop`'));
-    expect(/```ts\n([\s\S]*?)```/.exec(section)?.[1]).toBe(source);
+  it('is the finish-tool example of docs/run-loop.md, whose output block is what the comment shows', () => {
+    const page = readFileSync(join(root, 'docs/run-loop.md'), 'utf8');
+    const section = page.slice(page.indexOf('## A loop with a finish tool and a cost budget'));
+    const [, code, output] = /```ts\n([\s\S]*?)```\n\n```text output\n([\s\S]*?)```/.exec(section) ?? [];
+    expect(code).toBe(source.replace(/^(console\.log\(.*\);) \/\/ .+$/m, '$1'));
+    expect(output).toBe('limit:cost 14 2.0118\n');
   });
 });

@@ -40,7 +40,7 @@ const EXPECTED: Record<(typeof CONTRACT_VALUES)[number], unknown> = {
 const text = { parts: [{ text: 'Here is what I found.' }] };
 
 describe('mapGeminiFinishReason', () => {
-  it.each(CONTRACT_VALUES)('%s maps as in the README table, keeping the raw value', (reason) => {
+  it.each(CONTRACT_VALUES)('%s maps as in the table of docs/providers.md, keeping the raw value', (reason) => {
     const step = mapGeminiFinishReason({ finishReason: reason, content: text });
     expect(step.raw).toBe(reason);
     if (reason === 'CONTINUATION') expect(step).toEqual({ type: 'resume', raw: reason });

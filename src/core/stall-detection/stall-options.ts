@@ -47,7 +47,7 @@ export type StallOptionsInput = {
 
 /**
  * The default options. Each threshold counts repeats of something the work
- * should have changed; see the README ("Stall detection") for how they were
+ * should have changed; see docs/stall-detection.md for how they were
  * chosen and what they catch on real runs.
  */
 export const DEFAULT_STALL_OPTIONS: StallOptions = Object.freeze({

@@ -371,7 +371,8 @@ describe('the scenario table', () => {
 });
 
 for (const runner of SCENARIO_RUNNERS) {
-  describe(`scenarios through ${runner.name}`, () => {
+  // The hook runner starts a process per stop attempt: on a busy machine a scenario takes seconds.
+  describe(`scenarios through ${runner.name}`, { timeout: 180_000 }, () => {
     const supported = STOP_SCENARIOS.filter((scenario) => runner.supports(scenario) === true);
     it.each(supported.map((scenario) => [scenario.name, scenario] as const))('%s', async (_name, scenario: StopScenario) => {
       const reached: ReachedDecision = await runner.run(scenario);

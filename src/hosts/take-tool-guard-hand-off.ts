@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { acquireFileLock } from './file-lock.js';
 import { describeToolGuardHandOff } from './guard-tool-event.js';
@@ -25,12 +26,18 @@ const LOCK_TIMEOUT_MS = 2_000;
  * answer), or `undefined` when there is none. Taking it starts the guard
  * afresh for the session: after the person's answer, the calls are counted
  * anew. A state that cannot be read or locked is no hand-off: the stop hook
- * decides as it would without tool hooks.
+ * decides as it would without tool hooks. Without a state file (no tool hook
+ * ran in the session) nothing is locked or read.
  */
 export async function takeToolGuardHandOff(session: ToolGuardSession): Promise<string | undefined> {
   const options = session.options ?? DEFAULT_TOOL_GUARD_OPTIONS;
   if (!options.enabled) return undefined;
   const path = join(session.stateDir, toolGuardStateFileName(session.host, session.sessionId, session.agentId));
+  try {
+    await access(path);
+  } catch {
+    return undefined;
+  }
   let lock;
   try {
     lock = await acquireFileLock(path, { timeoutMs: LOCK_TIMEOUT_MS });

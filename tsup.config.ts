@@ -60,7 +60,8 @@ export default defineConfig([
   // require() for Node built-ins, which a bundle could only serve with a createRequire banner in every chunk.
   {
     ...shared,
-    entry: { stopwise: 'src/cli/main.ts' },
+    // The report's worker thread is loaded by its file name, beside the chunk that starts it.
+    entry: { stopwise: 'src/cli/main.ts', 'read-outcomes-worker': 'src/report/read-outcomes-worker.ts' },
     outDir: 'dist/bin',
     noExternal: ['zod', 'saxes'],
     clean: true,

@@ -9,7 +9,7 @@ import { BUCKET_WIDTHS, type BucketWidth } from '../report/limit-share-alerts.js
 import { buildOutcomeReport, type OutcomeReport, type OutcomeReportOptions } from '../report/outcome-report.js';
 import { renderOutcomeReport } from '../report/outcome-report-html.js';
 import type { SkippedLines } from '../report/parse-outcome-records.js';
-import { readOutcomeRecordsFile } from '../report/read-outcome-records-file.js';
+import { readOutcomeRecordsFileInParallel } from '../report/read-outcome-records-in-parallel.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { countNoun } from './count-noun.js';
 import { formatTable } from './format-table.js';
@@ -83,7 +83,7 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
     ...(minBaselineRuns === undefined ? {} : { minBaselineRuns }),
   };
 
-  const records = await readOutcomeRecordsFile(resolve(io.cwd, file), file, { skipInvalid: values['skip-invalid'] });
+  const records = await readOutcomeRecordsFileInParallel(resolve(io.cwd, file), file, { skipInvalid: values['skip-invalid'] });
   if (!records.ok && 'io' in records) {
     io.stderr(`stopwise report: ${file}: ${records.io}\n`);
     return 1;

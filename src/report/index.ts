@@ -1,7 +1,7 @@
 export { appendOutcomeRecord } from './append-outcome-record.js';
 export type { AppendOutcomeFields } from './append-outcome-record.js';
-export { parseOutcomeRecords, createOutcomeRecordReader } from './parse-outcome-records.js';
-export type { ParseOutcomeRecordsOptions, OutcomeRecordsResult, OutcomeRecordReader, SkippedLines } from './parse-outcome-records.js';
+export { parseOutcomeRecords, createOutcomeRecordReader, mergeOutcomeSegments } from './parse-outcome-records.js';
+export type { ParseOutcomeRecordsOptions, OutcomeRecordsResult, OutcomeRecordReader, OutcomeSegment, SkippedLines } from './parse-outcome-records.js';
 export { readOutcomeRecordsFile } from './read-outcome-records-file.js';
 export type { OutcomeRecordsFile } from './read-outcome-records-file.js';
 export { LIMIT_KINDS } from './reported-run.js';

@@ -31,6 +31,21 @@ export interface OutcomeRecordReader {
   /** Reads one line (1-based `number`); returns false once reading must stop (a bad line without `skipInvalid`). */
   line(text: string, number: number): boolean;
   result(): OutcomeRecordsResult;
+  /** What was read so far, unmerged: for a part of a file read apart from the rest (see `mergeOutcomeSegments`). */
+  segment(): OutcomeSegment;
+}
+
+/**
+ * What a reader of one part of a file found, with the line numbers it was given: the runs, the
+ * lines it skipped (how many, the first few, the first problem) or the problem it stopped at.
+ * Plain data, so that a worker thread can hand it back.
+ */
+export interface OutcomeSegment {
+  readonly runs: ReportedRun[];
+  readonly skippedCount: number;
+  readonly skippedLines: readonly number[];
+  readonly first?: LineError;
+  readonly stopped?: LineError;
 }
 
 /**
@@ -57,8 +72,11 @@ export function parseOutcomeRecords(text: string, source = '<input>', options: P
   return reader.result();
 }
 
-/** The line-by-line form of {@link parseOutcomeRecords}, for a file read in chunks. */
-export function createOutcomeRecordReader(source: string, options: ParseOutcomeRecordsOptions = {}): OutcomeRecordReader {
+/**
+ * The line-by-line form of {@link parseOutcomeRecords}, for a file read in chunks. `atFileStart`
+ * false reads a part that starts inside a file: its first line is not where a byte-order mark goes.
+ */
+export function createOutcomeRecordReader(source: string, options: ParseOutcomeRecordsOptions = {}, atFileStart = true): OutcomeRecordReader {
   const runs: ReportedRun[] = [];
   const skippedLines: number[] = [];
   let skipped = 0;
@@ -67,7 +85,7 @@ export function createOutcomeRecordReader(source: string, options: ParseOutcomeR
   return {
     line(raw, number) {
       if (stopped !== undefined) return false;
-      const text = number === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+      const text = atFileStart && number === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
       if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return true;
       let problem: LineError | undefined;
       try {
@@ -88,14 +106,37 @@ export function createOutcomeRecordReader(source: string, options: ParseOutcomeR
       return true;
     },
     result() {
-      if (stopped !== undefined) return { ok: false, error: stopped };
-      if (runs.length === 0) {
-        if (first === undefined) return { ok: false, error: lineError(source, undefined, undefined, 'the file holds no records') };
-        return { ok: false, error: { ...first, message: `${first.message}; no line could be read (${skipped} skipped)` } };
-      }
-      return { ok: true, runs, skipped: { count: skipped, lines: skippedLines, ...(first === undefined ? {} : { first }) } };
+      return mergeOutcomeSegments(source, [{ segment: this.segment(), lineOffset: 0 }]);
+    },
+    segment() {
+      return { runs, skippedCount: skipped, skippedLines, ...(first === undefined ? {} : { first }), ...(stopped === undefined ? {} : { stopped }) };
     },
   };
+}
+
+/**
+ * The result of reading a file in parts, each part's line numbers counted from its own start and
+ * moved by `lineOffset` (the lines of the parts before it): the same result, with the same line
+ * numbers and the same first error, as reading the file from end to end.
+ */
+export function mergeOutcomeSegments(source: string, parts: readonly { readonly segment: OutcomeSegment; readonly lineOffset: number }[]): OutcomeRecordsResult {
+  const moved = (error: LineError, offset: number): LineError => ({ ...error, source, ...(error.line === undefined ? {} : { line: error.line + offset }) });
+  const runs: ReportedRun[] = [];
+  const lines: number[] = [];
+  let count = 0;
+  let first: LineError | undefined;
+  for (const { segment, lineOffset } of parts) {
+    for (const run of segment.runs) runs.push(lineOffset === 0 ? run : { ...run, line: run.line + lineOffset });
+    if (segment.stopped !== undefined) return { ok: false, error: moved(segment.stopped, lineOffset) };
+    count += segment.skippedCount;
+    for (const line of segment.skippedLines) if (lines.length < KEPT_LINE_NUMBERS) lines.push(line + lineOffset);
+    if (first === undefined && segment.first !== undefined) first = moved(segment.first, lineOffset);
+  }
+  if (runs.length === 0) {
+    if (first === undefined) return { ok: false, error: lineError(source, undefined, undefined, 'the file holds no records') };
+    return { ok: false, error: { ...first, message: `${first.message}; no line could be read (${count} skipped)` } };
+  }
+  return { ok: true, runs, skipped: { count, lines, ...(first === undefined ? {} : { first }) } };
 }
 
 function readRecord(value: unknown, line: number): ReportedRun {

@@ -1,7 +1,7 @@
 import { formatPercent, type CalibrationResult, type ThresholdCalibration } from './calibrate-thresholds.js';
 import type { ReliabilityBin } from './calibration-metrics.js';
 import { niceTicks } from './nice-ticks.js';
-import { REPORT_STYLE } from './report-page-style.js';
+import { escapeHtml, reportPageHead } from '../html/report-page.js';
 
 /** What the HTML report shows. */
 export interface CalibrationReportInput {
@@ -79,18 +79,7 @@ export function renderCalibrationReport(input: CalibrationReportInput): string {
     : '<p class="verdict no">Not certified: never stop on the decision model\'s word alone</p>';
   const taskTypes = Object.entries(result.byTaskType);
 
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>stopwise calibration: ${escapeHtml(input.source)}</title>
-<style>
-${REPORT_STYLE}
-</style>
-</head>
-<body>
+  return `${reportPageHead(`stopwise calibration: ${input.source}`)}
 <h1>stopwise calibration</h1>
 <p class="sub">${escapeHtml(input.source)}: ${result.cases.total} cases (${result.cases.done} done, ${result.cases.notDone} not done), ${result.cases.calibration} to calibrate, ${result.cases.holdout} held out, seed ${result.settings.seed}. Target: ${escapeHtml(riskName)} ≤ ${formatPercent(result.settings.alpha)} with confidence ${formatPercent(1 - result.settings.delta)}; false hand-offs ≤ ${formatPercent(result.settings.maxFalseHandoff)}.</p>
 ${verdict}
@@ -258,9 +247,4 @@ function scale(d0: number, d1: number, r0: number, r1: number): (v: number) => n
 
 function fmt(value: number): string {
   return Number.isFinite(value) ? String(Number(value.toFixed(3))) : '–';
-}
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }

@@ -1,8 +1,11 @@
 import { formatPercent } from './calibrate-thresholds.js';
 import type { StallCalibration } from './calibrate-stall-detector.js';
-import { escapeHtml } from './calibration-report-html.js';
 import { describeStallOptions, PATTERN_OPTION, stallCalibrationSentences, type StallCalibrationTarget } from './describe-stall-calibration.js';
-import { REPORT_STYLE } from './report-page-style.js';
+import { escapeHtml, reportPageHead } from '../html/report-page.js';
+
+/** The stall page's own rules, after the shared style: the options table reads left to right, turned-off patterns greyed. */
+const PAGE_STYLE = `#options th, #options td { text-align: left; }
+#options tr.off td { color: #8a9299; }`;
 
 /** What the stall calibration report shows. */
 export interface StallCalibrationReportInput {
@@ -64,20 +67,7 @@ export function renderStallCalibrationReport(input: StallCalibrationReportInput)
     )
     .join('');
 
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>stopwise stall calibration: ${escapeHtml(input.source)}</title>
-<style>
-${REPORT_STYLE}
-#options th, #options td { text-align: left; }
-#options tr.off td { color: #8a9299; }
-</style>
-</head>
-<body>
+  return `${reportPageHead(`stopwise stall calibration: ${input.source}`, PAGE_STYLE)}
 <h1>stopwise stall calibration</h1>
 <p class="sub">${escapeHtml(input.source)}: ${figures.wastedRuns + figures.successRuns} runs (${figures.wastedRuns} wasted, ${figures.successRuns} successful). Target: successful runs stopped before their end ≤ ${formatPercent(target.maxFalseAlarm)}, by the Clopper–Pearson upper bound at ${formatPercent(target.confidence)} confidence.</p>
 ${verdict}

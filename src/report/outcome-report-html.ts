@@ -1,4 +1,4 @@
-import { escapeHtml } from '../calibrate/calibration-report-html.js';
+import { escapeHtml, reportPageHead } from '../html/report-page.js';
 import { niceTicks } from '../calibrate/nice-ticks.js';
 import { formatCost } from '../core/format-cost.js';
 import { STOP_EXITS, type StopExit } from '../core/stop-outcome.js';
@@ -6,6 +6,19 @@ import { formatWait } from './format-wait.js';
 import type { BucketWidth, LimitShareBucket } from './limit-share-alerts.js';
 import type { OutcomeReport } from './outcome-report.js';
 import type { SkippedLines } from './parse-outcome-records.js';
+
+/** The outcomes page's own rules, after the shared style: its banners, row heights and the review queue's text cells. */
+const PAGE_STYLE = `h3 { font-size: 14px; margin: 12px 0 4px; }
+.note { color: #586069; margin: 0 0 12px; }
+.banner { font-size: 15px; padding: 8px 12px; border-radius: 6px; }
+.banner.ok { background: #e6f4ea; border: 1px solid #34a853; }
+.banner.alert { background: #fdecea; border: 1px solid #d93025; }
+figure { margin: 0 0 12px; }
+figcaption { max-width: none; }
+th, td { vertical-align: top; }
+td.left, th.left { text-align: left; }
+td.text { text-align: left; max-width: 560px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }`;
 
 /** What the outcome report page shows. */
 export interface OutcomeReportPageInput {
@@ -45,34 +58,7 @@ export function renderOutcomeReport(input: OutcomeReportPageInput): string {
   const types = Object.keys(report.byTaskType);
   const skipped = input.skipped?.count ?? 0;
   const settings = report.limitShare.settings;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>stopwise outcomes: ${escapeHtml(input.source)}</title>
-<style>
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px auto; max-width: 1040px; color: #1b1f23; padding: 0 16px; }
-h1 { font-size: 20px; margin: 0 0 4px; }
-h2 { font-size: 16px; margin: 28px 0 8px; }
-h3 { font-size: 14px; margin: 12px 0 4px; }
-.sub, .note { color: #586069; margin: 0 0 12px; }
-.banner { font-size: 15px; padding: 8px 12px; border-radius: 6px; }
-.banner.ok { background: #e6f4ea; border: 1px solid #34a853; }
-.banner.alert { background: #fdecea; border: 1px solid #d93025; }
-figure { margin: 0 0 12px; border: 1px solid #e1e4e8; border-radius: 6px; padding: 8px; background: #fff; }
-figcaption { font-size: 12px; color: #586069; }
-table { border-collapse: collapse; margin: 4px 0 12px; }
-th, td { border-bottom: 1px solid #e1e4e8; padding: 4px 10px; text-align: right; vertical-align: top; }
-th:first-child, td:first-child { text-align: left; }
-td.left, th.left { text-align: left; }
-td.text { text-align: left; max-width: 560px; white-space: pre-wrap; overflow-wrap: anywhere; }
-.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }
-svg text { font: 11px system-ui, sans-serif; fill: #1b1f23; }
-</style>
-</head>
-<body>
+  return `${reportPageHead(`stopwise outcomes: ${input.source}`, PAGE_STYLE)}
 <h1>stopwise outcomes</h1>
 <p class="sub">${escapeHtml(input.source)}: ${report.runs} runs of ${types.length} task type${types.length === 1 ? '' : 's'}, ended from ${escapeHtml(minute(report.from))} to ${escapeHtml(minute(report.to))} (UTC)${
     skipped === 0 ? '' : `; <span id="skipped">${skipped} unreadable line${skipped === 1 ? '' : 's'} skipped</span>`

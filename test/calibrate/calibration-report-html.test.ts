@@ -1,16 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { calibrateThresholds } from '../../src/calibrate/calibrate-thresholds.js';
 import { brierScore, expectedCalibrationError, reliabilityBins } from '../../src/calibrate/calibration-metrics.js';
-import { escapeHtml, renderCalibrationReport } from '../../src/calibrate/calibration-report-html.js';
+import { renderCalibrationReport } from '../../src/calibrate/calibration-report-html.js';
+import { escapeHtml } from '../../src/html/report-page.js';
 import { parseLabelledCases, type ScoredCase } from '../../src/calibrate/labelled-case.js';
+import { CHROMIUM, openReportPage } from '../support/open-report-page.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
 
 function exampleReport(source = 'examples/cases/labelled-cases.jsonl'): { html: string; doneThreshold: number } {
   const read = parseLabelledCases(readFileSync(join(root, 'examples/cases/labelled-cases.jsonl'), 'utf8'));
@@ -82,35 +80,8 @@ describe('renderCalibrationReport', () => {
 
   it('renders its charts in headless Chromium with no console error, and a screenshot is taken', async () => {
     expect(haveChromium, `${CHROMIUM} must be installed in CI (.ci/run installs it)`).toBe(true);
-    const folder = mkdtempSync(join(tmpdir(), 'stopwise-report-'));
-    const page = join(folder, 'report.html');
     const { html, doneThreshold } = exampleReport();
-    writeFileSync(page, html);
-    const profile = join(folder, 'profile');
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-      viewport: { width: 1100, height: 1400 },
-    });
-    try {
-      const tab = await context.newPage();
-      const problems: string[] = [];
-      const requests: string[] = [];
-      tab.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
-      });
-      tab.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-      tab.on('request', (request) => requests.push(request.url()));
-      await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
+    await openReportPage(html, 'calibration-report.png', async (tab) => {
 
       // Runs in the page; written as a string because this project compiles without the DOM typings.
       const charts = (await tab.evaluate(`
@@ -136,14 +107,6 @@ describe('renderCalibrationReport', () => {
       }
       expect(charts[0]?.dots).toBeGreaterThan(5);
 
-      const screenshot = join(root, 'test', '.out', 'calibration-report.png');
-      await tab.screenshot({ path: screenshot, fullPage: true });
-      expect(statSync(screenshot).size).toBeGreaterThan(20_000);
-      expect(problems).toEqual([]);
-      expect(requests.filter((url) => !url.startsWith('file:'))).toEqual([]);
-    } finally {
-      await context.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });

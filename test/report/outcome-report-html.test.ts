@@ -1,16 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildOutcomeReport } from '../../src/report/outcome-report.js';
 import { renderOutcomeReport } from '../../src/report/outcome-report-html.js';
 import { parseOutcomeRecords } from '../../src/report/parse-outcome-records.js';
 import { outcomesFileText, simulateOutcomeRecords } from '../../bench/simulated-outcomes.js';
+import { CHROMIUM, openReportPage } from '../support/open-report-page.js';
 
-const root = join(import.meta.dirname, '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
 
 function samplePage(source = 'outcomes.jsonl') {
   const records = simulateOutcomeRecords({ seed: 7, runs: 3000, days: 30, rise: { taskType: 'bugfix', fromDay: 20, toDay: 22, limitShare: 0.35 } });
@@ -51,26 +46,8 @@ describe('renderOutcomeReport', () => {
 
   it('renders in headless Chromium: every section, the counts of the report, and a marker on each alert', async () => {
     expect(haveChromium, `${CHROMIUM} must be installed in CI (.ci/run installs it)`).toBe(true);
-    const folder = mkdtempSync(join(tmpdir(), 'stopwise-outcomes-'));
-    const page = join(folder, 'outcomes.html');
     const { html, report } = samplePage();
-    writeFileSync(page, html);
-    const context = await chromium.launchPersistentContext(join(folder, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      viewport: { width: 1100, height: 1400 },
-    });
-    try {
-      const tab = await context.newPage();
-      const problems: string[] = [];
-      const requests: string[] = [];
-      tab.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
-      });
-      tab.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-      tab.on('request', (request) => requests.push(request.url()));
-      await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
+    await openReportPage(html, 'outcome-report.png', async (tab) => {
 
       // Runs in the page; written as a string because this project compiles without the DOM typings.
       const dom = (await tab.evaluate(`(() => {
@@ -172,15 +149,6 @@ describe('renderOutcomeReport', () => {
       expect(dom.limits.map((row) => [row[0], Number(row[2])])).toEqual(types.map((type) => [type, report.suggestedLimits[type]?.limits.maxSteps]));
       expect(dom.skipped).toBe('1 unreadable line skipped');
 
-      mkdirSync(join(root, 'test', '.out'), { recursive: true });
-      const screenshot = join(root, 'test', '.out', 'outcome-report.png');
-      await tab.screenshot({ path: screenshot, fullPage: true });
-      expect(statSync(screenshot).size).toBeGreaterThan(20_000);
-      expect(problems).toEqual([]);
-      expect(requests.filter((url) => !url.startsWith('file:'))).toEqual([]);
-    } finally {
-      await context.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });

@@ -18,17 +18,13 @@ import {
 } from '../../src/index.js';
 import { hardCapStopWhen, policyStopWhen } from '../../src/integrations/ai-sdk/index.js';
 import {
-  decideStop,
-  DECISION_ROUTES,
-  nextStopStep,
-  routeDecision,
   routeStop,
   STOP_ROUTES,
-  StopEngineAnnotation,
   StopStateAnnotation,
   toLangGraphRoute,
 } from '../../src/integrations/langgraph/index.js';
 import { HOOK_FREE_ENV, runCli } from '../cli/run-cli.js';
+import { buildDurableGraph, threadConfig } from '../fixtures/langgraph/durable-graph.js';
 import { startLoopbackDecisionModel, systemOneAnswer } from '../hosts/loopback-decision-model.js';
 import { createScriptedClient } from '../../src/testing/index.js';
 import { reachedOf, ROUTE_SCENARIO_POLICY, STOP_SCENARIOS, type ReachedDecision, type StopScenario, type StopScenarioRunner } from './stop-scenarios.js';
@@ -205,7 +201,7 @@ const policyStopWhenRunner: StopScenarioRunner = {
 };
 
 /**
- * A compiled LangGraph graph with a checkpointer: the `turn` node writes the scenario's event of the next step,
+ * The durable demo graph (test/fixtures/langgraph/durable-graph.ts) on the scenario: the `turn` node writes the event of the next step,
  * the `stop` node decides it with `decideStop`, and `routeDecision` routes back to `turn` or to an exit node.
  * The engine's state travels in the checkpointed `stopState` channel.
  */
@@ -213,35 +209,13 @@ const langGraphRunner: StopScenarioRunner = {
   name: 'decideStop and routeDecision in a compiled LangGraph graph',
   supports: () => true,
   async run(scenario) {
-    const State = Annotation.Root({ ...StopEngineAnnotation.spec, ended: Annotation<string>({ reducer: (_, next) => next, default: () => '' }) });
-    const exit = (route: string) => () => ({ ended: route });
-    const compiled = new StateGraph(State)
-      .addNode('turn', (state) => {
-        const event = scenario.events[nextStopStep(state) - 1];
-        if (event === undefined) throw new Error(`the scenario has no event for step ${nextStopStep(state)}`);
-        return { stopEvent: event };
-      })
-      .addNode('stop', (state) => decideStop(scenario.policy, state))
-      .addNode('success', exit('success'))
-      .addNode('limit', exit('limit'))
-      .addNode('give_up', exit('give_up'))
-      .addNode('human', exit('human'))
-      .addNode('failed', exit('failed'))
-      .addEdge(START, 'turn')
-      .addEdge('turn', 'stop')
-      .addConditionalEdges('stop', routeDecision, [...DECISION_ROUTES])
-      .addEdge('success', END)
-      .addEdge('limit', END)
-      .addEdge('give_up', END)
-      .addEdge('human', END)
-      .addEdge('failed', END)
-      .compile({ checkpointer: new MemorySaver() });
-    const config = { configurable: { thread_id: scenario.name } };
-    const final = await compiled.invoke({}, { ...config, recursionLimit: 100 });
+    const graph = buildDurableGraph(new MemorySaver(), { log: () => undefined }, { policy: scenario.policy, eventAt: (step) => scenario.events[step - 1] });
+    const config = threadConfig(scenario.name);
+    const final = await graph.invoke({}, config);
     const decision = final.stopDecision as StopDecision;
     // The graph ended at the node the decision routes to, and the checkpoint holds the state of that step.
-    expect(final.ended).toBe(toLangGraphRoute(decision));
-    expect((await compiled.getState(config)).values.stopState?.step).toBe(decision.values.step);
+    expect(final.outcome).toBe(toLangGraphRoute(decision));
+    expect((await graph.getState(config)).values.stopState?.step).toBe(decision.values.step);
     return reachedOf(decision);
   },
 };

@@ -43,6 +43,11 @@ export function guardClosedPipes(
   };
 }
 
+/**
+ * A reader that went away: `EPIPE` on a pipe, `ECONNRESET` on the socket pair a
+ * parent process (Node's own `spawn` among them) gives its child as standard
+ * output or error, `ERR_STREAM_DESTROYED` after either.
+ */
 function isClosedPipe(error: NodeJS.ErrnoException): boolean {
-  return error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED';
+  return error.code === 'EPIPE' || error.code === 'ECONNRESET' || error.code === 'ERR_STREAM_DESTROYED';
 }

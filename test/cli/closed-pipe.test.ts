@@ -71,6 +71,20 @@ describe('a reader that closes its end of the pipe early', () => {
     expect(run.code).toBe(3);
   });
 
+  it('takes a reset socket pair (how a parent spawned by Node closes its end) for a closed pipe', () => {
+    const listeners: ((error: NodeJS.ErrnoException) => void)[] = [];
+    const written: string[] = [];
+    const stream: OutputStream = { on: (_event, listener) => listeners.push(listener), write: (text) => written.push(text) };
+    const exits: number[] = [];
+    const output = guardClosedPipes(stream, stream, (code) => exits.push(code));
+    const reset = Object.assign(new Error('write ECONNRESET'), { code: 'ECONNRESET' });
+    listeners[1]?.(reset);
+    output.stderr('dropped');
+    expect(written).toEqual([]);
+    listeners[0]?.(reset);
+    expect(exits).toEqual([0]);
+  });
+
   it('rethrows write errors other than a closed pipe', () => {
     const listeners: ((error: NodeJS.ErrnoException) => void)[] = [];
     const stream: OutputStream = { on: (_event, listener) => listeners.push(listener), write: () => true };

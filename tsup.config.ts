@@ -49,6 +49,27 @@ const shared: Options = {
   treeshake: true,
 };
 
+/**
+ * `stopwise hook` is built on its own into dist/bin/hook/index.js, and the stop hook it hands stops to is an entry of
+ * the command's build with a fixed name, dist/bin/run-stop-hook.js, so that each build can import the other's file.
+ */
+const HOOK_DIR = 'hook';
+const HOOK_BUNDLE = `./${HOOK_DIR}/index.js`;
+const STOP_HOOK_ENTRY = 'run-stop-hook';
+
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+/** Makes the import of `specifier` from the source file `importer` an import of the built file `path` instead. */
+function importBuiltFile(specifier: string, importer: string, path: string): EsbuildPlugin {
+  const filter = new RegExp(`^${specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+  return {
+    name: `import-built-${path}`,
+    setup(build) {
+      build.onResolve({ filter }, (args) => (args.importer.endsWith(importer) ? { path, external: true } : undefined));
+    },
+  };
+}
+
 export default defineConfig([
   // The library: dependencies stay imports of the installed packages, except the few zod/mini functions the
   // finish tool and the hook configuration use, bundled so that `import 'stopwise'` does not load zod (see the
@@ -61,9 +82,33 @@ export default defineConfig([
   {
     ...shared,
     // The report's worker thread is loaded by its file name, beside the chunk that starts it.
-    entry: { stopwise: 'src/cli/main.ts', 'read-outcomes-worker': 'src/report/read-outcomes-worker.ts' },
+    entry: {
+      stopwise: 'src/cli/main.ts',
+      'read-outcomes-worker': 'src/report/read-outcomes-worker.ts',
+      [STOP_HOOK_ENTRY]: 'src/hosts/run-stop-hook.ts',
+    },
     outDir: 'dist/bin',
     noExternal: ['zod', 'saxes'],
+    // the hook's folder is the next build's, which runs beside this one
+    clean: [`!${HOOK_DIR}/**`],
+    esbuildPlugins: [
+      importBuiltFile('./hook-program.js', 'src/cli/main.ts', HOOK_BUNDLE),
+      importBuiltFile('./hook-program.js', 'src/cli/command-line.ts', HOOK_BUNDLE),
+    ],
+  },
+  // A coding agent's host runs `stopwise hook` on every tool call: the hook program (src/cli/main.ts hands it the
+  // command line before it loads anything else) and its tool event path are one file, sharing nothing with the
+  // command's chunks, because each module Node resolves and loads costs start-up
+  // time there (`npm run bench -- hook`). What the tool events load only when needed (the configuration's schema,
+  // for a configuration that is more than plain values) is in the same file, compiled only if it runs; a stop
+  // loads the stop hook from the command's build.
+  {
+    ...shared,
+    entry: { index: 'src/cli/hook-program.ts' },
+    outDir: `dist/bin/${HOOK_DIR}`,
+    splitting: false,
+    noExternal: ['zod'],
     clean: true,
+    esbuildPlugins: [importBuiltFile('../hosts/run-stop-hook.js', 'src/cli/hook-command.ts', `../${STOP_HOOK_ENTRY}.js`)],
   },
 ]);

@@ -1,5 +1,4 @@
 import { unreadableInputExitCode } from '../hosts/hook-host.js';
-import { hasToolEvents } from '../hosts/host-tool-events.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
 import { parseCommandLine } from './parse-command-line.js';
@@ -57,10 +56,8 @@ export async function hookCommand(argv: readonly string[], io: CliIo): Promise<n
     return unreadableInputExitCode(host);
   }
   const options = { cwd: io.cwd, startedAt: performance.timeOrigin };
-  // A tool event runs on every tool call: it loads the tool guard alone, never the stop hook's modules.
-  const run = hasToolEvents(host)
-    ? await (await import('../hosts/run-host-hook.js')).runHostHook(host, stdin, options)
-    : ((await runToolEvent(host, stdin, io.cwd)) ?? (await (await import('../hosts/run-stop-hook.js')).runStopHook(host, stdin, options)));
+  // A tool event runs on every tool call: the build makes this command and the tool guard one file, and only a stop loads the stop hook.
+  const run = (await runToolEvent(host, stdin, io.cwd)) ?? (await (await import('../hosts/run-stop-hook.js')).runStopHook(host, stdin, options));
   if (run.stdout !== '') io.stdout(run.stdout);
   if (run.stderr !== '') io.stderr(run.stderr);
   // Once answered, the process ends even if work cut short by the deadline is still pending (a request, a child process).

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { open, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { formatDuration } from '../core/format-duration.js';
+import { uniqueToken } from './unique-token.js';
 
 /** A held lock; `release` gives it up (only if it is still ours). */
 export interface FileLock {
@@ -46,7 +46,7 @@ export async function acquireFileLock(path: string, options: FileLockOptions = {
   const staleMs = options.staleMs ?? 10_000;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   const lockPath = `${path}.lock`;
-  const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomBytes(12).toString('hex') };
+  const owner: LockOwner = { pid: process.pid, host: hostname(), token: uniqueToken() };
   let delay = 5;
   for (;;) {
     if (await tryCreate(lockPath, owner)) return holdLock(lockPath, owner, staleMs);

@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Murmur128 } from '../core/murmur-hash.js';
 import { parseJsonText } from '../input/read-json-file.js';
 import type { HookHost } from './hook-host.js';
 import { initialHookSessionState, parseHookSessionState, type HookSessionState } from './hook-session-state.js';
+import { uniqueToken } from './unique-token.js';
 
 /** Session states untouched for this long are deleted (7 days). */
 export const SESSION_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -11,13 +12,14 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const PRUNE_MARKER = '.last-prune';
 
 /**
- * The file name of a session's state: a SHA-256 digest of the host, the
- * session id and the agent id. The session id comes from stdin and is never a
- * path as it is: `../../etc/passwd` is just more bytes to hash.
+ * The file name of a session's state: a 128-bit MurmurHash3 digest of the
+ * host, the session id and the agent id (a name, not a secret: the tool hook
+ * that shares it runs on every tool call and does not load `node:crypto`).
+ * The session id comes from stdin and is never a path as it is:
+ * `../../etc/passwd` is just more bytes to hash.
  */
 export function sessionStateFileName(host: HookHost, sessionId: string, agentId?: string): string {
-  const digest = createHash('sha256').update(`${host}\0${sessionId}\0${agentId ?? ''}`).digest('hex');
-  return `session-${digest.slice(0, 40)}.json`;
+  return `session-${new Murmur128().update(`${host}\0${sessionId}\0${agentId ?? ''}`).digest()}.json`;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function readHookSessionState(path: string, now: Date): Promise<{ s
 
 /** Writes a session's state atomically: a temporary file in the same folder, then a rename over the old one. */
 export async function writeHookSessionState(path: string, state: HookSessionState): Promise<void> {
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temporary = `${path}.${uniqueToken()}.tmp`;
   try {
     await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
     await rename(temporary, path);

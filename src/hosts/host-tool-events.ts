@@ -1,9 +1,11 @@
 import { readCopilotHookEvent } from './copilot-hook-event.js';
 import { encodeCopilotToolAnswer, type CopilotToolEventName } from './encode-copilot-tool-answer.js';
 import { encodeGeminiToolAnswer, type GeminiToolEventName } from './encode-gemini-tool-answer.js';
+import { encodeToolGuardAnswer } from './encode-tool-guard-answer.js';
 import { readGeminiHookEvent } from './gemini-hook-event.js';
 import type { HookHost } from './hook-host.js';
 import type { HostHookEvent } from './host-hook-event.js';
+import { isToolEventName } from './parse-tool-hook-input.js';
 import type { ToolGuardAnswer } from './tool-event.js';
 import type { ToolHookOutput } from './tool-hook-output.js';
 
@@ -29,8 +31,15 @@ export function readHostHookEvent(host: ToolEventHost, raw: unknown): HostHookEv
   }
 }
 
-/** Encodes a tool guard's answer to the host's tool event `event` (a name its reader gave). */
-export function encodeHostToolAnswer(host: ToolEventHost, event: string, answer: ToolGuardAnswer): ToolHookOutput {
+/**
+ * Encodes a tool guard's answer to a tool event of `host` (the event name
+ * its reader gave), for any host: Claude Code, Codex and Cursor through
+ * `encodeToolGuardAnswer` (a Cursor nudge, which Cursor has no field for,
+ * goes on stderr), Copilot and Gemini through their own encoders, which may
+ * answer with an exit code and stderr. A `TypeError` for a name that is not a
+ * tool event of the host.
+ */
+export function encodeHostToolAnswer(host: HookHost, event: string, answer: ToolGuardAnswer): ToolHookOutput {
   switch (host) {
     case 'copilot':
       if (!COPILOT_TOOL_EVENTS.has(event)) throw new TypeError(`not a Copilot tool event: ${event}`);
@@ -38,5 +47,14 @@ export function encodeHostToolAnswer(host: ToolEventHost, event: string, answer:
     case 'gemini':
       if (!GEMINI_TOOL_EVENTS.has(event)) throw new TypeError(`not a Gemini tool event: ${event}`);
       return encodeGeminiToolAnswer(event as GeminiToolEventName, answer);
+    default: {
+      if (!isToolEventName(host, event)) throw new TypeError(`not a ${host} tool event: ${event}`);
+      const output = encodeToolGuardAnswer(host, event, answer);
+      return {
+        exitCode: 0,
+        ...(output === undefined ? {} : { stdout: { ...output } }),
+        ...(host === 'cursor' && answer.kind === 'context' ? { stderr: answer.message } : {}),
+      };
+    }
   }
 }

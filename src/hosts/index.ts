@@ -67,11 +67,13 @@ export { initialToolGuardState, parseToolGuardState } from './tool-guard-state.j
 export type { ToolGuardState, RecordedCall, ToolGuardHandOff, ToolGuardLadderState } from './tool-guard-state.js';
 export { parseToolGuardOptions, DEFAULT_TOOL_GUARD_OPTIONS } from './tool-guard-options.js';
 export type { ToolGuardOptions, ToolGuardLadder } from './tool-guard-options.js';
-export { parseToolHookInput } from './parse-tool-hook-input.js';
+export { parseToolHookInput } from './read-hook-event.js';
 export type { ToolHookInput } from './parse-tool-hook-input.js';
 export { encodeToolGuardAnswer } from './encode-tool-guard-answer.js';
 export type { ToolGuardOutput, PreToolUseOutput, CursorBeforeExecutionOutput } from './encode-tool-guard-answer.js';
-export { runToolHook, answerToolEvent } from './run-tool-hook.js';
-export type { ToolHookRun, RunToolHookOptions, ToolGuardContext } from './run-tool-hook.js';
+export { runToolHook } from './run-tool-hook.js';
+export type { ToolHookRun, RunToolHookOptions } from './run-tool-hook.js';
+export { answerToolEvent } from './answer-tool-event.js';
+export type { ToolGuardContext } from './answer-tool-event.js';
 export { hostBlockCap, applyHostBlockCap, COPILOT_BLOCK_CAP, GEMINI_TURN_CAP, CLAUDE_CODE_DEFAULT_BLOCK_CAP } from './host-block-cap.js';
 export type { HostBlockCap, CappedStopDecision, RunEndedBy } from './host-block-cap.js';

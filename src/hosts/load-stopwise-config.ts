@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { loadPolicyFile } from '../input/load-policy-file.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import { readPlainStopwiseConfig } from './read-plain-stopwise-config.js';
 import { CONFIG_FILE_NAME } from './stopwise-config-defaults.js';
@@ -45,6 +44,7 @@ export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<
   const config = parsed.config;
   if (config.policyFile !== undefined) {
     const policyPath = resolve(dirname(path), config.policyFile);
+    const { loadPolicyFile } = await import('../input/load-policy-file.js');
     const policy = await loadPolicyFile(policyPath, dirname(path), config.taskType === undefined ? {} : { taskType: config.taskType });
     if (!policy.ok) return { ok: false, kind: 'invalid', path, message: `${path}: policy: ${policy.message}` };
     const read = 'document' in policy ? { stopPolicy: policy.document } : { policy: policy.policy };

@@ -29,16 +29,15 @@ export function isToolEventName(host: HookHost, name: unknown): name is string {
 }
 
 /**
- * Reads a tool hook's stdin (already parsed from JSON) into a `ToolEvent`:
- * Claude Code and Codex `PreToolUse` / `PostToolUse` / `PostToolUseFailure`
- * (`tool_name`, `tool_input`, `tool_response`, `error`), Cursor
- * `beforeShellExecution` / `afterShellExecution` (`command`, `output`),
+ * A Claude Code, Codex or Cursor tool event (each has a hook entry of its
+ * own): Claude Code and Codex `PreToolUse` / `PostToolUse` /
+ * `PostToolUseFailure` (`tool_name`, `tool_input`, `tool_response`, `error`),
+ * Cursor `beforeShellExecution` / `afterShellExecution` (`command`, `output`),
  * `beforeMCPExecution` / `afterMCPExecution` (`tool_name`, `tool_input`,
- * `result_json`) and `afterFileEdit` (`file_path`, `edits`). Unknown fields
- * are ignored. `undefined` when the input is not one of these events or names
- * no tool.
+ * `result_json`) and `afterFileEdit` (`file_path`, `edits`); `undefined` for
+ * any other payload, or one that names no tool.
  */
-export function parseToolHookInput(host: HookHost, raw: unknown): ToolHookInput | undefined {
+export function readClaudeStyleToolInput(host: HookHost, raw: unknown): ToolHookInput | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
   const record = raw as Record<string, unknown>;
   const eventName = record.hook_event_name;

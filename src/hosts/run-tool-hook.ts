@@ -1,14 +1,7 @@
-import { join, resolve } from 'node:path';
-import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js';
-import { guardToolEvent } from './guard-tool-event.js';
+import { answerToolEvent } from './answer-tool-event.js';
 import type { HookHost } from './hook-host.js';
-import { ensureStateDir } from './hook-session-store.js';
-import { encodeToolGuardAnswer } from './encode-tool-guard-answer.js';
-import { loadStopwiseConfig } from './load-stopwise-config.js';
+import { encodeHostToolAnswer } from './host-tool-events.js';
 import type { ToolHookInput } from './parse-tool-hook-input.js';
-import { DEFAULT_TOOL_GUARD_OPTIONS } from './tool-guard-options.js';
-import type { ToolEvent, ToolGuardAnswer } from './tool-event.js';
-import { readToolGuardState, toolGuardStateFileName, writeToolGuardState } from './tool-guard-store.js';
 
 /** What a tool hook process prints and how it exits. */
 export interface ToolHookRun {
@@ -27,83 +20,35 @@ export interface RunToolHookOptions {
   readonly lockTimeoutMs?: number;
 }
 
-/** Tool hooks run on every tool call, often several at once: a short wait for the state, then the call goes on unguarded. */
-const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
-
-/** Where a tool event happened, for {@link answerToolEvent}: the hook's working folder, its environment and the session. */
-export interface ToolGuardContext {
-  readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
-  /** The host's session id; without one, every call of the project shares one state. */
-  readonly sessionId?: string;
-  readonly agentId?: string;
-  readonly now?: () => Date;
-  readonly lockTimeoutMs?: number;
-}
-
 /**
- * The tool guard's answer to one tool event of a session, host-agnostic:
- * finds the configuration from `cwd` (then `$CLAUDE_PROJECT_DIR`), locks the
- * session's tool guard state, runs `guardToolEvent` and saves the state.
- * Never throws for a problem of the project (no configuration, a held lock,
- * a broken file): the answer is then `none`, with a warning saying why.
- */
-export async function answerToolEvent(host: HookHost, event: ToolEvent, context: ToolGuardContext): Promise<{ answer: ToolGuardAnswer; warnings: string[] }> {
-  const { env } = context;
-  const now = context.now ?? (() => new Date());
-  const warnings: string[] = [];
-  const none = { answer: { kind: 'none' } as const, warnings };
-  try {
-    const startDirs = [context.cwd, env.CLAUDE_PROJECT_DIR, host === 'cursor' ? env.CURSOR_PROJECT_DIR : undefined];
-    const loaded = await loadStopwiseConfig(startDirs.filter((dir): dir is string => dir !== undefined && dir !== ''));
-    if (!loaded.ok) {
-      warnings.push(`stopwise: ${loaded.kind === 'missing' ? loaded.message : 'the configuration is invalid'}; the tool call was not guarded.`);
-      return none;
-    }
-    const guard = loaded.config.toolGuard ?? DEFAULT_TOOL_GUARD_OPTIONS;
-    if (!guard.enabled) return none;
-    const stateDir = resolve(loaded.projectDir, loaded.config.stateDir);
-    await ensureStateDir(stateDir);
-    const path = join(stateDir, toolGuardStateFileName(host, context.sessionId ?? '', context.agentId));
-    let lock: FileLock;
-    try {
-      lock = await acquireFileLock(path, { timeoutMs: context.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS });
-    } catch (error) {
-      if (!(error instanceof LockTimeoutError)) throw error;
-      warnings.push(`stopwise: another tool hook of this session held its state too long (${error.message}); this tool call was not guarded.`);
-      return none;
-    }
-    try {
-      const read = await readToolGuardState(path, guard.stall, now());
-      if (read.warning !== undefined) warnings.push(read.warning);
-      const { state, answer } = guardToolEvent(read.state, event, guard, now());
-      if (state !== read.state) await writeToolGuardState(path, state);
-      return { answer, warnings };
-    } finally {
-      await lock.release();
-    }
-  } catch (error) {
-    warnings.push(`stopwise: the tool hook failed (${error instanceof Error ? error.message : String(error)}); the tool call was not guarded.`);
-    return none;
-  }
-}
-
-/**
- * One tool hook invocation for an input `parseToolHookInput` read: the
- * guard's answer (`answerToolEvent`) encoded for the host. It never traps the
- * agent: anything that goes wrong answers nothing (the call goes on as the
- * host would run it) with a line on stderr saying what, and exit 0.
+ * One tool hook invocation of any host, for an input `parseToolHookInput`
+ * read: the guard's answer (`answerToolEvent`) encoded for the host and its
+ * event. It never traps the agent: anything that goes wrong answers nothing
+ * (the call goes on as the host would run it) with a line on stderr saying
+ * what. The exit code is 0, but for the one answer a host reads from it
+ * (Copilot's `postToolUseFailure` guidance: 2, the guidance on stderr).
  */
 export async function runToolHook(host: HookHost, input: ToolHookInput, options: RunToolHookOptions = {}): Promise<ToolHookRun> {
-  const { answer, warnings } = await answerToolEvent(host, input.event, {
-    cwd: input.cwd ?? options.cwd ?? process.cwd(),
-    env: options.env ?? process.env,
-    ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
-    ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
-  });
-  if (answer.kind === 'context' && host === 'cursor') warnings.push(answer.message);
-  const output = encodeToolGuardAnswer(host, input.eventName, answer);
-  return { exitCode: 0, stdout: output === undefined ? '' : `${JSON.stringify(output)}\n`, stderr: warnings.map((line) => `${line}\n`).join('') };
+  let guarded;
+  let output;
+  try {
+    guarded = await answerToolEvent(host, input.event, {
+      cwd: input.cwd ?? options.cwd ?? process.cwd(),
+      env: options.env ?? process.env,
+      ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
+      ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+    });
+    output = encodeHostToolAnswer(host, input.eventName, guarded.answer);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { exitCode: 0, stdout: '', stderr: `stopwise hook ${host}: the tool guard failed (${why}); the tool call goes ahead unchecked.\n` };
+  }
+  const stderr = [...guarded.warnings, ...(output.stderr === undefined ? [] : [output.stderr.trimEnd()])];
+  return {
+    exitCode: output.exitCode,
+    stdout: output.stdout === undefined ? '' : `${JSON.stringify(output.stdout)}\n`,
+    stderr: stderr.length === 0 ? '' : `${stderr.join('\n')}\n`,
+  };
 }

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { parseJsonText } from '../input/read-json-file.js';
 import type { HookHost } from './hook-host.js';
 import { sessionStateFileName } from './hook-session-store.js';
 import type { StallOptions } from '../core/stall-detection/stall-options.js';
 import { initialToolGuardState, parseToolGuardState, type ToolGuardState } from './tool-guard-state.js';
+import { uniqueToken } from './unique-token.js';
 
 /**
  * The file name of a session's tool guard state, next to its stop state: the
@@ -39,7 +39,7 @@ export async function readToolGuardState(path: string, options: StallOptions, no
 
 /** Writes a session's tool guard state atomically (a temporary file in the same folder, then a rename), as compact JSON. */
 export async function writeToolGuardState(path: string, state: ToolGuardState): Promise<void> {
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temporary = `${path}.${uniqueToken()}.tmp`;
   try {
     await writeFile(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
     await rename(temporary, path);

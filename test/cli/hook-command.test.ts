@@ -347,7 +347,7 @@ describe('stopwise hook: hostile and broken input', () => {
       expect(answer('claude-code', await hook('claude-code', dir, stopInput(dir, { session_id: id })))?.decision).toBe('block');
     }
     expect(stateFiles(dir)).toHaveLength(5);
-    for (const name of stateFiles(dir)) expect(name).toMatch(/^session-[0-9a-f]{40}\.json$/);
+    for (const name of stateFiles(dir)) expect(name).toMatch(/^session-[0-9a-f]{32}\.json$/);
     expect(readdirSync(dir).sort()).toEqual(['.stopwise', 'run-tests.sh', 'stopwise.config.json']);
     expect(existsSync(join(dir, '../../../../evil'))).toBe(false);
   });

@@ -16,7 +16,7 @@ const now = new Date('2026-03-01T00:00:00Z');
 describe('hook session store', () => {
   it('names a state file by a digest: a session id never becomes a path', () => {
     const name = sessionStateFileName('claude-code', '../../etc/passwd');
-    expect(name).toMatch(/^session-[0-9a-f]{40}\.json$/);
+    expect(name).toMatch(/^session-[0-9a-f]{32}\.json$/);
     expect(sessionStateFileName('claude-code', 's', 'agent-1')).not.toBe(sessionStateFileName('claude-code', 's'));
     expect(sessionStateFileName('codex', 's')).not.toBe(sessionStateFileName('claude-code', 's'));
     expect(sessionStateFileName('codex', 's')).toBe(sessionStateFileName('codex', 's'));

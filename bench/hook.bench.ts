@@ -15,7 +15,7 @@ import { stopHookCommand } from '../src/hosts/install-stop-hook.js';
 import { printTable } from './harness.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const RUNS = 40;
+const RUNS = 60;
 const WARMUP = 5;
 
 interface Launch {

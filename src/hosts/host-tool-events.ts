@@ -9,14 +9,18 @@ import { isToolEventName } from './parse-tool-hook-input.js';
 import type { ToolGuardAnswer } from './tool-event.js';
 import type { ToolHookOutput } from './tool-hook-output.js';
 
-/** The hosts whose `stopwise hook` answers tool events as well as stops. */
+/**
+ * The hosts that send every event, a stop or a tool call, through one hook
+ * entry, so that the payload is read whole to tell which (Claude Code, Codex
+ * and Cursor have an entry per event).
+ */
 export type ToolEventHost = 'copilot' | 'gemini';
 
 const TOOL_EVENT_HOSTS: ReadonlySet<HookHost> = new Set<HookHost>(['copilot', 'gemini']);
 const COPILOT_TOOL_EVENTS: ReadonlySet<string> = new Set<CopilotToolEventName>(['preToolUse', 'postToolUse', 'postToolUseFailure']);
 const GEMINI_TOOL_EVENTS: ReadonlySet<string> = new Set<GeminiToolEventName>(['BeforeTool', 'AfterTool']);
 
-/** True for a host whose hook payloads are read for tool events. */
+/** True for a host that sends every event through one hook entry (Copilot, Gemini). */
 export function hasToolEvents(host: HookHost): host is ToolEventHost {
   return TOOL_EVENT_HOSTS.has(host);
 }

@@ -98,10 +98,8 @@ export default defineConfig([
   },
   // A coding agent's host runs `stopwise hook` on every tool call: the hook program (src/cli/main.ts hands it the
   // command line before it loads anything else) and its tool event path are one file, sharing nothing with the
-  // command's chunks, because each module Node resolves and loads costs start-up
-  // time there (`npm run bench -- hook`). What the tool events load only when needed (the configuration's schema,
-  // for a configuration that is more than plain values) is in the same file, compiled only if it runs; a stop
-  // loads the stop hook from the command's build.
+  // command's chunks, because each module Node resolves and loads costs start-up time there (`npm run bench -- hook`). The tool guard reads only its own keys of the configuration
+  // (loadToolGuardConfig), so the file holds no zod; a stop loads the stop hook from the command's build.
   {
     ...shared,
     entry: { index: 'src/cli/hook-program.ts' },

@@ -3,8 +3,7 @@ import { acquireFileLock, LockTimeoutError, type FileLock } from './file-lock.js
 import { guardToolEvent } from './guard-tool-event.js';
 import type { HookHost } from './hook-host.js';
 import { ensureStateDir } from './hook-session-store.js';
-import { loadStopwiseConfig } from './load-stopwise-config.js';
-import { DEFAULT_TOOL_GUARD_OPTIONS } from './tool-guard-options.js';
+import { loadToolGuardConfig } from './load-tool-guard-config.js';
 import type { ToolEvent, ToolGuardAnswer } from './tool-event.js';
 import { readToolGuardState, toolGuardStateFileName, writeToolGuardState } from './tool-guard-store.js';
 
@@ -24,7 +23,8 @@ export interface ToolGuardContext {
 
 /**
  * The tool guard's answer to one tool event of a session, host-agnostic:
- * finds the configuration from `cwd` (then `$CLAUDE_PROJECT_DIR`), locks the
+ * finds the configuration from `cwd` (then `$CLAUDE_PROJECT_DIR`) and reads
+ * its `toolGuard` and `stateDir` (`loadToolGuardConfig`), locks the
  * session's tool guard state, runs `guardToolEvent` and saves the state.
  * Never throws for a problem of the project (no configuration, a held lock,
  * a broken file): the answer is then `none`, with a warning saying why.
@@ -36,14 +36,14 @@ export async function answerToolEvent(host: HookHost, event: ToolEvent, context:
   const none = { answer: { kind: 'none' } as const, warnings };
   try {
     const startDirs = [context.cwd, env.CLAUDE_PROJECT_DIR, host === 'cursor' ? env.CURSOR_PROJECT_DIR : undefined];
-    const loaded = await loadStopwiseConfig(startDirs.filter((dir): dir is string => dir !== undefined && dir !== ''));
+    const loaded = await loadToolGuardConfig(startDirs.filter((dir): dir is string => dir !== undefined && dir !== ''));
     if (!loaded.ok) {
-      warnings.push(`stopwise: ${loaded.kind === 'missing' ? loaded.message : 'the configuration is invalid'}; the tool call was not guarded.`);
+      warnings.push(`stopwise: ${loaded.message}; the tool call was not guarded.`);
       return none;
     }
-    const guard = loaded.config.toolGuard ?? DEFAULT_TOOL_GUARD_OPTIONS;
+    const guard = loaded.toolGuard;
     if (!guard.enabled) return none;
-    const stateDir = resolve(loaded.projectDir, loaded.config.stateDir);
+    const stateDir = resolve(loaded.projectDir, loaded.stateDir);
     await ensureStateDir(stateDir);
     const path = join(stateDir, toolGuardStateFileName(host, context.sessionId ?? '', context.agentId));
     let lock: FileLock;

@@ -11,7 +11,7 @@ export type LoadedStopwiseConfig =
   | { readonly ok: false; readonly kind: 'missing' | 'invalid'; readonly message: string; readonly path?: string };
 
 /** The largest configuration file read; anything bigger is refused as invalid. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * Looks for `stopwise.config.json` in each start folder and its parents, in
@@ -23,11 +23,7 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  */
 export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<LoadedStopwiseConfig> {
   const path = await findConfigFile(startDirs);
-  if (path === undefined) {
-    const folders = [...new Set(startDirs.map((dir) => resolve(dir)))];
-    const where = folders.length === 0 ? 'the current folder' : folders.join(' or ');
-    return { ok: false, kind: 'missing', message: `no ${CONFIG_FILE_NAME} in ${where} or any parent folder` };
-  }
+  if (path === undefined) return { ok: false, kind: 'missing', message: missingConfigMessage(startDirs) };
   const read = await readJsonFile(path, { maxBytes: MAX_CONFIG_BYTES });
   if (read.kind !== 'found') {
     return { ok: false, kind: 'invalid', path, message: `${path}: ${read.kind === 'missing' ? 'removed while it was being read' : read.message}` };
@@ -53,7 +49,8 @@ export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<
   return { ok: true, config, path, projectDir: dirname(path) };
 }
 
-async function findConfigFile(startDirs: readonly string[]): Promise<string | undefined> {
+/** The first `stopwise.config.json` in each start folder and its parents, in order; `undefined` when there is none. */
+export async function findConfigFile(startDirs: readonly string[]): Promise<string | undefined> {
   const seen = new Set<string>();
   for (const start of startDirs) {
     let dir = resolve(start);
@@ -72,4 +69,11 @@ async function findConfigFile(startDirs: readonly string[]): Promise<string | un
     }
   }
   return undefined;
+}
+
+/** Says where no configuration was found. */
+export function missingConfigMessage(startDirs: readonly string[]): string {
+  const folders = [...new Set(startDirs.map((dir) => resolve(dir)))];
+  const where = folders.length === 0 ? 'the current folder' : folders.join(' or ');
+  return `no ${CONFIG_FILE_NAME} in ${where} or any parent folder`;
 }

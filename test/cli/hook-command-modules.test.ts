@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ function loadedFiles(host: string, payload: unknown): string[] {
   const record = join(project, `modules-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(record, '');
   execFileSync(process.execPath, ['--import', RECORDER, CLI, 'hook', host], {
-    cwd: project,
+    cwd: typeof payload === 'object' && payload !== null && typeof (payload as { cwd?: unknown }).cwd === 'string' ? (payload as { cwd: string }).cwd : project,
     input: JSON.stringify(payload),
     env: { ...HOOK_FREE_ENV, STOPWISE_TEST_MODULES_FILE: record },
   });
@@ -31,6 +31,19 @@ describe('what `stopwise hook` loads', () => {
     expect(files).toEqual(['hook/index.js', 'stopwise.js']);
     const copilot = loadedFiles('copilot', { sessionId: 'modules', cwd: project, toolName: 'bash', toolArgs: '{"command":"npm test"}' });
     expect(copilot).toEqual(files);
+  });
+
+  it('loads the same two files in a project whose configuration names a decision model (the tool guard reads only its own keys)', () => {
+    const judged = mkdtempSync(join(tmpdir(), 'stopwise-hook-modules-judged-'));
+    try {
+      writeFileSync(join(judged, 'stopwise.config.json'), JSON.stringify({ tests: { command: 'npm test' }, judge: { client: 'system-one', model: 'model-1' }, toolGuard: { enabled: true } }));
+      const post = { session_id: 'modules', cwd: judged, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: 'fail' } };
+      expect(loadedFiles('claude-code', post)).toEqual(['hook/index.js', 'stopwise.js']);
+      // and the guard ran: the call is in the session's tool state
+      expect(readdirSync(join(judged, '.stopwise/state')).some((name) => name.endsWith('.tools.json'))).toBe(true);
+    } finally {
+      rmSync(judged, { recursive: true, force: true });
+    }
   });
 
   it('loads the stop hook for a stop, and for any other command none of the hook bundle', () => {

@@ -1,10 +1,9 @@
-import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Murmur128 } from '../core/murmur-hash.js';
-import { parseJsonText } from '../input/read-json-file.js';
 import type { HookHost } from './hook-host.js';
 import { initialHookSessionState, parseHookSessionState, type HookSessionState } from './hook-session-state.js';
-import { uniqueToken } from './unique-token.js';
+import { readStateFile, writeStateFile } from './state-file.js';
 
 /** Session states untouched for this long are deleted (7 days). */
 export const SESSION_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -26,33 +25,18 @@ export function sessionStateFileName(host: HookHost, sessionId: string, agentId?
  * Reads a session's state; a missing file is a new session, and a file that
  * is not valid state is reset, with a warning saying so.
  */
-export async function readHookSessionState(path: string, now: Date): Promise<{ state: HookSessionState; warning?: string }> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: initialHookSessionState(now) };
-    throw error;
-  }
-  const parsed = parseJsonText(text);
-  const state = parsed.ok ? parseHookSessionState(parsed.value) : undefined;
-  if (state !== undefined) return { state };
-  return {
-    state: initialHookSessionState(now),
-    warning: `stopwise: the state file ${path} was corrupt (not valid session state); it was reset and this session's counts start again.`,
-  };
+export function readHookSessionState(path: string, now: Date): Promise<{ state: HookSessionState; warning?: string }> {
+  return readStateFile(
+    path,
+    parseHookSessionState,
+    () => initialHookSessionState(now),
+    `stopwise: the state file ${path} was corrupt (not valid session state); it was reset and this session's counts start again.`,
+  );
 }
 
 /** Writes a session's state atomically: a temporary file in the same folder, then a rename over the old one. */
-export async function writeHookSessionState(path: string, state: HookSessionState): Promise<void> {
-  const temporary = `${path}.${uniqueToken()}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-    await rename(temporary, path);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
-  }
+export function writeHookSessionState(path: string, state: HookSessionState): Promise<void> {
+  return writeStateFile(path, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** Makes the state folder (and its parents) when it is missing. */

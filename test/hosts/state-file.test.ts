@@ -31,7 +31,7 @@ describe('state files', () => {
     expect(readdirSync(dir)).toEqual(['session.json']);
   });
 
-  it('leaves no temporary file and the old state in place when the rename fails', async () => {
+  it('throws and leaves no temporary file behind when the rename fails', async () => {
     const dir = folder();
     const path = join(dir, 'taken');
     // a non-empty folder where the file should go: the rename over it fails

@@ -8,14 +8,15 @@ const entries = {
   providers: 'src/providers/index.ts',
   calibrate: 'src/calibrate/index.ts',
   evidence: 'src/evidence/index.ts',
-  'system-one': 'src/judge/system-one/index.ts',
-  'openai-compatible': 'src/judge/openai-compatible/index.ts',
+  'system-one': 'src/decision-model/system-one/index.ts',
+  'openai-compatible': 'src/decision-model/openai-compatible/index.ts',
   testing: 'src/testing/index.ts',
   'ai-sdk': 'src/integrations/ai-sdk/index.ts',
   langgraph: 'src/integrations/langgraph/index.ts',
   hosts: 'src/hosts/index.ts',
   otel: 'src/otel/index.ts',
   report: 'src/report/index.ts',
+  stall: 'src/stall/index.ts',
 };
 
 // Outside node_modules: the bundler of declarations would take files there for a dependency's and leave them out.
@@ -51,11 +52,11 @@ const shared: Options = {
 
 /**
  * `stopwise hook` is built on its own into dist/bin/hook/index.js, and the stop hook it hands stops to is an entry of
- * the command's build with a fixed name, dist/bin/run-stop-hook.js, so that each build can import the other's file.
+ * the command's build with a fixed name, dist/bin/stop-hook.js, so that each build can import the other's file.
  */
 const HOOK_DIR = 'hook';
 const HOOK_BUNDLE = `./${HOOK_DIR}/index.js`;
-const STOP_HOOK_ENTRY = 'run-stop-hook';
+const STOP_HOOK_ENTRY = 'stop-hook';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
@@ -85,7 +86,7 @@ export default defineConfig([
     entry: {
       stopwise: 'src/cli/main.ts',
       'read-outcomes-worker': 'src/report/read-outcomes-worker.ts',
-      [STOP_HOOK_ENTRY]: 'src/hosts/run-stop-hook.ts',
+      [STOP_HOOK_ENTRY]: 'src/hosts/stop-hook.ts',
     },
     outDir: 'dist/bin',
     noExternal: ['zod', 'saxes'],
@@ -99,7 +100,8 @@ export default defineConfig([
   // A coding agent's host runs `stopwise hook` on every tool call: the hook program (src/cli/main.ts hands it the
   // command line before it loads anything else) and its tool event path are one file, sharing nothing with the
   // command's chunks, because each module Node resolves and loads costs start-up time there (`npm run bench -- hook`). The tool guard reads only its own keys of the configuration
-  // (loadToolGuardConfig), so the file holds no zod; a stop loads the stop hook from the command's build.
+  // (loadToolGuardConfig, with the parts of the configuration's schema it reads); a stop loads the stop hook from the
+  // command's build.
   {
     ...shared,
     entry: { index: 'src/cli/hook-program.ts' },
@@ -107,6 +109,6 @@ export default defineConfig([
     splitting: false,
     noExternal: ['zod'],
     clean: true,
-    esbuildPlugins: [importBuiltFile('../hosts/run-stop-hook.js', 'src/cli/hook-command.ts', `../${STOP_HOOK_ENTRY}.js`)],
+    esbuildPlugins: [importBuiltFile('./stop-hook.js', 'src/hosts/run-hook.ts', `../${STOP_HOOK_ENTRY}.js`)],
   },
 ]);

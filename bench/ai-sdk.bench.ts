@@ -1,9 +1,9 @@
 // What the AI SDK integration adds to a real generateText loop driven by
 // MockLanguageModelV3 (no network, so the figures are the loop's own cost).
-import { generateText, stepCountIs, tool, type ModelMessage, type StopCondition } from 'ai';
+import { generateText, stepCountIs, tool, type ModelMessage, type RuleCondition } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import type { EvaluationClient, TestEvidence } from '../src/index.js';
+import type { DecisionModelClient, TestEvidence } from '../src/index.js';
 import {
   completionStopWhen,
   hardCapStopWhen,
@@ -45,7 +45,7 @@ const tools = {
 };
 
 /** A decision model that answers at once: the cost measured is stopwise's, not a network's. */
-const instantClient: EvaluationClient = {
+const instantClient: DecisionModelClient = {
   evaluate: async () => ({ model: 'instant', answers: { acceptanceCovered: { probability: 0.3 }, noOpenQuestions: { probability: 0.9 } } }),
 };
 

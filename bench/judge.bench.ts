@@ -17,12 +17,12 @@ import {
   decideCompletionAction,
   decideCompletionAfterEvaluate,
   doneCriteria,
-  estimateEvaluationCost,
+  estimateDecisionModelCost,
   initialLoopState,
   parseRunTrace,
-  validateEvaluationResult,
-  type EvaluationPricing,
-  type EvaluationQuestions,
+  validateAnswers,
+  type DecisionModelPricing,
+  type DecisionModelQuestions,
   type RunTrace,
 } from '../src/index.js';
 import { createScriptedClient } from '../src/testing/index.js';
@@ -31,7 +31,7 @@ import { generateSimulatedRuns } from './simulated-runs.js';
 
 const SEED = 20261130;
 const RUNS = 1000;
-const PRICING: EvaluationPricing = { kind: 'blocks', blockBytes: 4096, pricePerBlock: 0.001 };
+const PRICING: DecisionModelPricing = { kind: 'blocks', blockBytes: 4096, pricePerBlock: 0.001 };
 
 interface Tally {
   runs: number;
@@ -47,7 +47,7 @@ interface Tally {
   rules: Map<number, number>;
 }
 
-function questionsFor(names: readonly string[]): EvaluationQuestions {
+function questionsFor(names: readonly string[]): DecisionModelQuestions {
   return Object.fromEntries(
     names.map((name) => [name, doneCriteria[name] ?? booleanQuestion(`Is the criterion "${name}" met by the output?`)]),
   );
@@ -87,12 +87,12 @@ async function compare(traces: readonly RunTrace[]): Promise<Tally> {
         loop,
       };
       const request = createCompletionRequest(input);
-      const cost = estimateEvaluationCost(request, PRICING).cost;
+      const cost = estimateDecisionModelCost(request, PRICING).cost;
 
       const lazy = await decideCompletionAfterEvaluate(lazyClient, input);
       if (lazy.evaluated) tally.lazyCost += cost;
 
-      const answered = validateEvaluationResult(await eagerClient.evaluate(request), questions);
+      const answered = validateAnswers(await eagerClient.evaluate(request), questions);
       await cached.evaluate(request);
       const eager = decideCompletionAction(answered.probabilities, recorded.tests, loop, DEFAULT_POLICY);
       tally.eagerCost += cost;

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { LabelledCase } from '../src/calibrate/labelled-case.js';
 import { openScoreCacheFile } from '../src/calibrate/score-cache-file.js';
 import { caseState, scoreCacheKey, scoreCases } from '../src/calibrate/score-cases.js';
-import { doneCriteria } from '../src/judge/boolean-question.js';
-import { createConfiguredClient } from '../src/judge/create-configured-client.js';
+import { doneCriteria } from '../src/decision-model/boolean-question.js';
+import { createConfiguredClient } from '../src/decision-model/create-configured-client.js';
 import { collect, formatBytes, printTable } from './harness.js';
 
 const LATENCY_MS = 20;

@@ -67,7 +67,7 @@ const graph = new StateGraph(State)
     // Ask the decision model only when the rules need it (here: once the tests pass).
     if (needsJudgement(policy, state.stopState ?? initialStopState(policy), event)) {
       const check = await checkCompletion(createScriptedClient([turn.judge!]), { task, output: turn.output, acceptance, tests: turn.tests });
-      event = { ...event, probabilities: check.probabilities, usage: { ...event.usage, judgeCalls: 1, judgeCost: 0.002 } };
+      event = { ...event, probabilities: check.probabilities, usage: { ...event.usage, decisionModelCalls: 1, decisionModelCost: 0.002 } };
     }
     return { stopEvent: event };
   })
@@ -76,7 +76,7 @@ const graph = new StateGraph(State)
     const update = decideStop(policy, state);
     const { totals, retries, step } = update.stopState;
     console.log(`step ${step}: ${describeDecision(update.stopDecision)}`);
-    console.log(`  so far: cost ${formatCost(totals.cost + totals.judgeCost)}, decision model asked ${totals.judgeCalls} times, ${retries} retries in a row`);
+    console.log(`  so far: cost ${formatCost(totals.cost + totals.decisionModelCost)}, decision model asked ${totals.decisionModelCalls} times, ${retries} retries in a row`);
     return update;
   })
   .addNode('success', exit('success'))
@@ -105,7 +105,7 @@ if (saved.values.outcome !== undefined && saved.values.outcome !== '') {
     console.log(`thread ${thread}: starting`);
   } else {
     const { step, totals, retries } = stopState;
-    console.log(`thread ${thread}: resuming after step ${step}, cost ${formatCost(totals.cost + totals.judgeCost)} so far, ${retries} retries in a row`);
+    console.log(`thread ${thread}: resuming after step ${step}, cost ${formatCost(totals.cost + totals.decisionModelCost)} so far, ${retries} retries in a row`);
   }
   const final = await graph.invoke(saved.next.length > 0 ? null : {}, config);
   console.log(`ended: ${final.outcome} after ${final.stopState?.step} steps`);

@@ -88,13 +88,29 @@ function staleness(stamp, inputs, dist) {
   return undefined;
 }
 
+/** The lines of tsup's report that list the files it wrote, or say it started or finished: shown only when the build fails. */
+const ROUTINE = /^(?:\x1b\[[0-9;]*m)*(?:CLI|ESM|DTS|CJS)\b|Build (?:start|success)|^\s*$/;
+
 function runTsup() {
   const tsup = createRequire(join(root, 'package.json')).resolve('tsup/dist/cli-default.js');
   return new Promise((resolve, reject) => {
-    // tsup's report goes to standard error with ours, so that a command's own output (`npm pack --json`) stays clean.
-    const child = spawn(process.execPath, [tsup], { cwd: root, stdio: ['ignore', 2, 2] });
+    // tsup's report is kept: a build that works says one line (and any warning), one that fails shows all of it, on
+    // standard error, so that a command's own output (`npm pack --json`) stays clean.
+    const child = spawn(process.execPath, [tsup], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let report = '';
+    child.stdout.on('data', (chunk) => (report += chunk));
+    child.stderr.on('data', (chunk) => (report += chunk));
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve(code === 0 ? undefined : (signal ?? `exit code ${code}`)));
+    child.on('close', (code, signal) => {
+      if (code === 0) {
+        const notes = report.split('\n').filter((line) => !ROUTINE.test(line));
+        if (notes.length > 0) process.stderr.write(`${notes.join('\n')}\n`);
+        resolve(undefined);
+      } else {
+        process.stderr.write(report);
+        resolve(signal ?? `exit code ${code}`);
+      }
+    });
   });
 }
 
@@ -104,6 +120,7 @@ async function main() {
   const reason = force ? 'asked to' : staleness(await readStamp(), inputs, await describeDist());
   if (reason === undefined) return 0;
   process.stderr.write(`building stopwise (${reason})…\n`);
+  const started = Date.now();
   await rm(STAMP, { force: true });
   const failure = await runTsup();
   if (failure !== undefined) {
@@ -117,6 +134,7 @@ async function main() {
     process.stderr.write(`the build did not write ${missing.join(', ')}; dist/ is not marked fresh\n`);
     return 1;
   }
+  process.stderr.write(`built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   // The inputs hashed before the build: a file edited while it ran makes the next run build again.
   await mkdir(dirname(STAMP), { recursive: true });
   await writeFile(`${STAMP}.tmp`, `${JSON.stringify({ inputs, dist }, null, 1)}\n`);

@@ -1,5 +1,6 @@
-import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
-import { caseOutcome, type CaseOutcome } from './case-outcome.js';
+import { SEED_STOP_POLICY } from '../core/policy/seed-stop-policy.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
+import { policyThresholds, uncertified, withThresholds } from './policy-thresholds.js';
 import { evaluatePolicy, type PolicyEvaluation } from './evaluate-policy.js';
 import type { ScoredCase } from './labelled-case.js';
 import {
@@ -18,6 +19,12 @@ import { setOwnProperty } from '../core/own-property.js';
 
 /** Options of {@link calibrateThresholds}. */
 export interface CalibrationOptions {
+  /**
+   * The policy whose thresholds are chosen (default the seed preset): the bound
+   * its success rules compare criteria with, and the low bound of its hand-off
+   * rules (`policyThresholds`); its other rules stay as they are.
+   */
+  readonly policy?: StopPolicyDocument;
   /** The false-done risk to guarantee (default 0.05). */
   readonly alpha?: number;
   /** The allowed chance that the guarantee fails (default 0.1): it holds with probability at least 1 − delta. */
@@ -65,8 +72,10 @@ export interface HeldOutConfirmation {
 /** Thresholds chosen and certified on one group of cases (all of them, or one task type). */
 export interface ThresholdCalibration {
   readonly certified: boolean;
-  /** The calibrated policy, or null: then never stop on the decision model's word alone. */
-  readonly policy: StopPolicy | null;
+  /** The certified thresholds, or null: then never stop on the decision model's word alone. */
+  readonly thresholds: { readonly doneThreshold: number; readonly midBandLow: number } | null;
+  /** The policy with the certified thresholds, or, with none certified, with its success rules on criteria handing off instead. */
+  readonly policy: StopPolicyDocument;
   /** The guarantee in words, or why there is none. */
   readonly guarantee: string;
   /** What to do next, in words. */
@@ -108,7 +117,7 @@ export interface CalibrationResult extends ThresholdCalibration {
   readonly byTaskType: Readonly<Record<string, ThresholdCalibration>>;
 }
 
-type Settings = CalibrationResult['settings'];
+type Settings = CalibrationResult['settings'] & { readonly policy: StopPolicyDocument };
 
 /**
  * Chooses stop thresholds from human-labelled cases, with a finite-sample
@@ -119,18 +128,21 @@ type Settings = CalibrationResult['settings'];
  * testing from the safest threshold down), picks the mid-band low bound that
  * keeps the false hand-off rate within `maxFalseHandoff` the same way, and
  * re-measures the policy on the held-out part with Clopper–Pearson upper
- * bounds (reported, not a gate). What a policy does on a case is what the
- * real action table decides on it: a case whose tests failed or did not run is
- * never stopped as done, so it can never be a false done. Does the same per
- * task type when cases carry one.
+ * bounds (reported, not a gate). What a policy does on a case is what `decide`
+ * decides on it with the thresholds tested: under a policy whose success rules
+ * read the tests, a case whose tests failed or did not run is never stopped as
+ * done, so it can never be a false done. Does the same per task type when
+ * cases carry one.
  *
  * @example
  * const result = calibrateThresholds(cases, { alpha: 0.05, delta: 0.1, seed: 7 });
- * if (result.policy !== null) decideCompletionAction(probabilities, tests, loop, result.policy);
+ * if (result.thresholds !== null) decide(result.policy, state, event);
  * else console.log(result.recommendation);
  */
 export function calibrateThresholds(cases: readonly ScoredCase[], options: CalibrationOptions = {}): CalibrationResult {
-  const settings = readSettings(options);
+  const { policy = SEED_STOP_POLICY, ...rest } = options;
+  policyThresholds(policy);
+  const settings = { ...readSettings(rest), policy };
   cases.forEach((labelled, index) => {
     if (typeof labelled !== 'object' || labelled === null || labelled.probabilities === undefined) {
       const id = labelled?.id === undefined ? '' : ` (${labelled.id})`;
@@ -148,7 +160,8 @@ export function calibrateThresholds(cases: readonly ScoredCase[], options: Calib
     const ofType = (labelled: ScoredCase): boolean => labelled.taskType === taskType;
     setOwnProperty(byTaskType, taskType, calibrateGroup(split.calibration.filter(ofType), split.holdout.filter(ofType), settings));
   }
-  return { ...overall, settings, byTaskType };
+  const { policy: _policy, ...shown } = settings;
+  return { ...overall, settings: shown, byTaskType };
 }
 
 function calibrateGroup(
@@ -156,8 +169,7 @@ function calibrateGroup(
   holdout: readonly ScoredCase[],
   settings: Settings,
 ): ThresholdCalibration {
-  const { alpha, delta, risk, method, grid, maxFalseHandoff } = settings;
-  const outcomes = calibration.map(caseOutcome);
+  const { alpha, delta, risk, method, grid, maxFalseHandoff, policy: base } = settings;
   const all = [...calibration, ...holdout];
   const done = all.filter((labelled) => labelled.label === 'done').length;
   const counts = {
@@ -170,13 +182,13 @@ function calibrateGroup(
   };
   const warnings = collectWarnings(counts);
 
-  const doneThreshold = certifyDoneThreshold(outcomes, { alpha, delta, grid, risk, method });
-  const holdoutOutcomes = holdout.length === 0 ? null : holdout.map(caseOutcome);
+  const doneThreshold = certifyDoneThreshold(calibration, base, { alpha, delta, grid, risk, method });
   if (doneThreshold.threshold === null) {
-    const casesNeeded = estimateCasesNeeded(doneThreshold, outcomes, settings);
+    const casesNeeded = estimateCasesNeeded(doneThreshold, calibration.length, settings);
     return {
       certified: false,
-      policy: null,
+      thresholds: null,
+      policy: uncertified(base),
       guarantee: `No guarantee: on ${calibration.length} calibration case${calibration.length === 1 ? '' : 's'} not even the safest threshold (${formatNumber(doneThreshold.tests[0]?.threshold ?? NaN)}) keeps the ${riskWords(risk)} at or below ${formatPercent(alpha)} with confidence ${formatPercent(1 - delta)}.`,
       recommendation: recommendUncertified(casesNeeded, settings),
       warnings,
@@ -187,25 +199,27 @@ function calibrateGroup(
       heldOut: null,
       casesNeeded,
       curves: {
-        calibration: thresholdCurve(outcomes, grid, risk, 0),
-        holdout: holdoutOutcomes === null ? null : thresholdCurve(holdoutOutcomes, grid, risk, 0),
+        calibration: thresholdCurve(calibration, base, grid, risk, 0),
+        holdout: holdout.length === 0 ? null : thresholdCurve(holdout, base, grid, risk, 0),
       },
     };
   }
 
-  const midBand = certifyMidBandLow(outcomes, doneThreshold.threshold, {
+  const midBand = certifyMidBandLow(calibration, base, doneThreshold.threshold, {
     target: maxFalseHandoff,
     delta,
     grid,
     method,
   });
-  const policy = createStopPolicy({ doneThreshold: doneThreshold.threshold, midBandLow: midBand.midBandLow });
+  const thresholds = { doneThreshold: doneThreshold.threshold, midBandLow: midBand.midBandLow };
+  const policy = withThresholds(base, policyThresholds(base), { done: thresholds.doneThreshold, low: thresholds.midBandLow });
   const heldOut = holdout.length === 0 ? null : confirmOnHoldout(holdout, policy, settings);
   return {
     certified: true,
+    thresholds,
     policy,
-    guarantee: describeGuarantee(policy, midBand, calibration.length, settings),
-    recommendation: recommendCertified(policy, heldOut, settings),
+    guarantee: describeGuarantee(thresholds, midBand, calibration.length, settings),
+    recommendation: recommendCertified(thresholds, heldOut, settings),
     warnings,
     cases: counts,
     doneThreshold,
@@ -214,13 +228,13 @@ function calibrateGroup(
     heldOut,
     casesNeeded: null,
     curves: {
-      calibration: thresholdCurve(outcomes, grid, risk, midBand.midBandLow),
-      holdout: holdoutOutcomes === null ? null : thresholdCurve(holdoutOutcomes, grid, risk, midBand.midBandLow),
+      calibration: thresholdCurve(calibration, base, grid, risk, midBand.midBandLow),
+      holdout: holdout.length === 0 ? null : thresholdCurve(holdout, base, grid, risk, midBand.midBandLow),
     },
   };
 }
 
-function confirmOnHoldout(holdout: readonly ScoredCase[], policy: StopPolicy, settings: Settings): HeldOutConfirmation {
+function confirmOnHoldout(holdout: readonly ScoredCase[], policy: StopPolicyDocument, settings: Settings): HeldOutConfirmation {
   const confidence = 1 - settings.delta;
   const evaluation = evaluatePolicy(holdout, policy);
   const stopped = evaluation.confusion.stopDone.done + evaluation.confusion.stopDone.notDone;
@@ -245,11 +259,7 @@ function confirmOnHoldout(holdout: readonly ScoredCase[], policy: StopPolicy, se
  * false dones certify; below alpha, the count at which the observed rate
  * would; at or above alpha, no count will.
  */
-function estimateCasesNeeded(
-  certificate: DoneThresholdCertificate,
-  outcomes: readonly CaseOutcome[],
-  settings: Settings,
-): CasesNeeded {
+function estimateCasesNeeded(certificate: DoneThresholdCertificate, cases: number, settings: Settings): CasesNeeded {
   const failed = certificate.tests[certificate.tests.length - 1];
   const observedRate = failed?.observedRisk ?? 0;
   if (observedRate >= settings.alpha) return { basis: 'rate_too_high', observedRate };
@@ -257,9 +267,7 @@ function estimateCasesNeeded(
   const calibrationCases = smallestCertifyingCount(observedRate, failed?.n ?? 0, settings);
   // For the conditional risk the count is of stopped cases; scale by the share that stopped.
   const stoppedShare =
-    settings.risk === 'joint' || failed === undefined || failed.stopped === 0 || outcomes.length === 0
-      ? 1
-      : failed.stopped / outcomes.length;
+    settings.risk === 'joint' || failed === undefined || failed.stopped === 0 || cases === 0 ? 1 : failed.stopped / cases;
   const totalCases = Math.ceil(calibrationCases / stoppedShare / (1 - settings.holdout));
   return { basis, observedRate, calibrationCases, totalCases };
 }
@@ -293,7 +301,7 @@ function smallestCertifyingCount(rate: number, from: number, settings: Settings)
   return high;
 }
 
-function describeGuarantee(policy: StopPolicy, midBand: MidBandCertificate, n: number, settings: Settings): string {
+function describeGuarantee(policy: { readonly doneThreshold: number; readonly midBandLow: number }, midBand: MidBandCertificate, n: number, settings: Settings): string {
   const { alpha, delta, risk, maxFalseHandoff } = settings;
   const confidence = formatPercent(1 - delta);
   const what =
@@ -319,7 +327,7 @@ function describeGuarantee(policy: StopPolicy, midBand: MidBandCertificate, n: n
   return parts.join(' ');
 }
 
-function recommendCertified(policy: StopPolicy, heldOut: HeldOutConfirmation | null, settings: Settings): string {
+function recommendCertified(policy: { readonly doneThreshold: number; readonly midBandLow: number }, heldOut: HeldOutConfirmation | null, settings: Settings): string {
   const base = `Use doneThreshold ${formatNumber(policy.doneThreshold)} and midBandLow ${formatNumber(policy.midBandLow)}.`;
   if (heldOut === null) return `${base} No cases were held out, so the thresholds are not confirmed on separate cases.`;
   const bound = `${heldOut.falseDones} false done${heldOut.falseDones === 1 ? '' : 's'} of ${heldOut.falseDoneBase}, upper bound ${formatPercent(heldOut.falseDoneUpper)} at ${formatPercent(heldOut.confidence)}`;
@@ -368,7 +376,7 @@ function formatNumber(value: number): string {
   return String(Number(value.toFixed(4)));
 }
 
-function readSettings(options: CalibrationOptions): Settings {
+function readSettings(options: Omit<CalibrationOptions, 'policy'>): CalibrationResult['settings'] {
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   const alpha = options.alpha ?? 0.05;
   const delta = options.delta ?? 0.1;

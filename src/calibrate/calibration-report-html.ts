@@ -43,7 +43,7 @@ const LEGEND_WIDTH = 210;
  */
 export function renderCalibrationReport(input: CalibrationReportInput): string {
   const { result } = input;
-  const policy = result.policy;
+  const policy = result.thresholds;
   const markers: Marker[] =
     policy === null
       ? []
@@ -225,7 +225,7 @@ function taskTypeTable(entries: readonly (readonly [string, ThresholdCalibration
   const rows = entries
     .map(([name, group]) => {
       const held = group.heldOut;
-      return `<tr><td>${escapeHtml(name)}</td><td>${group.cases.total}</td><td>${!group.certified ? 'no' : held !== null && !held.falseDoneWithinAlpha ? 'yes, held-out above target' : 'yes'}</td><td>${group.policy === null ? '–' : fmt(group.policy.doneThreshold)}</td><td>${group.policy === null ? '–' : fmt(group.policy.midBandLow)}</td><td>${held === null ? '–' : `${held.falseDones}/${held.falseDoneBase} (≤ ${formatPercent(held.falseDoneUpper)})`}</td></tr>`;
+      return `<tr><td>${escapeHtml(name)}</td><td>${group.cases.total}</td><td>${!group.certified ? 'no' : held !== null && !held.falseDoneWithinAlpha ? 'yes, held-out above target' : 'yes'}</td><td>${group.thresholds === null ? '–' : fmt(group.thresholds.doneThreshold)}</td><td>${group.thresholds === null ? '–' : fmt(group.thresholds.midBandLow)}</td><td>${held === null ? '–' : `${held.falseDones}/${held.falseDoneBase} (≤ ${formatPercent(held.falseDoneUpper)})`}</td></tr>`;
     })
     .join('');
   return `<table id="task-types"><tr><th>task type</th><th>cases</th><th>certified</th><th>doneThreshold</th><th>midBandLow</th><th>held-out false dones</th></tr>${rows}</table>`;

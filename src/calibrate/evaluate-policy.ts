@@ -1,7 +1,6 @@
-import type { CompletionActionKind, CompletionReason } from '../core/completion-action.js';
-import { assertStopPolicy, type StopPolicy } from '../core/stop-policy.js';
-import { decideCaseAction } from './case-outcome.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import type { ScoredCase } from './labelled-case.js';
+import { decideCase, handsOff, stopsAsDone } from './policy-thresholds.js';
 
 /** Cases per label for one action. */
 export interface LabelCounts {
@@ -20,8 +19,8 @@ export interface PolicyEvaluation {
     readonly retry: LabelCounts;
     readonly handoffHuman: LabelCounts;
   };
-  /** How many cases each rule of the action table decided. */
-  readonly byReason: Readonly<Partial<Record<CompletionReason, number>>>;
+  /** How many cases each reason of the policy's decisions covers. */
+  readonly byReason: Readonly<Record<string, number>>;
   /** Cases stopped as done that a person judged not done. */
   readonly falseDones: number;
   /** Really-done cases handed to a person. */
@@ -41,33 +40,32 @@ export interface PolicyEvaluation {
 }
 
 /**
- * Runs every case through the real action table with `policy` and counts
- * what happens. A case whose tests failed or did not run is never stopped as
- * done by the table, so it can never be a false done.
+ * Decides every case with `policy` (`decide`, one event a case) and counts
+ * what happens per label: stopped as done (a stop with exit `success`),
+ * handed to a person (any other stop), or sent back (`retry` and `continue`).
+ * Under a policy whose success rules read the tests, a case whose tests failed
+ * or did not run is never stopped as done, so it is never a false done.
  *
  * @example
- * const report = evaluatePolicy(cases, createStopPolicy({ doneThreshold: 0.85 }));
+ * const report = evaluatePolicy(cases, seedStopPolicy(createStopPolicy({ doneThreshold: 0.85 })));
  * report.falseDoneRate; // share of all cases stopped as done while labelled not done
  */
-export function evaluatePolicy(cases: readonly ScoredCase[], policy: StopPolicy): PolicyEvaluation {
-  assertStopPolicy(policy);
-  const counts: Record<CompletionActionKind, { done: number; notDone: number }> = {
-    stop_done: { done: 0, notDone: 0 },
-    retry: { done: 0, notDone: 0 },
-    handoff_human: { done: 0, notDone: 0 },
-  };
-  const byReason: Partial<Record<CompletionReason, number>> = {};
+export function evaluatePolicy(cases: readonly ScoredCase[], policy: StopPolicyDocument): PolicyEvaluation {
+  const stopDone = { done: 0, notDone: 0 };
+  const retry = { done: 0, notDone: 0 };
+  const handoffHuman = { done: 0, notDone: 0 };
+  const byReason: Record<string, number> = {};
   cases.forEach((labelled, index) => {
     if (labelled.probabilities === undefined) {
       throw new TypeError(`case ${index}${labelled.id === undefined ? '' : ` (${labelled.id})`} has no probabilities`);
     }
-    const action = decideCaseAction(labelled, policy);
-    const bucket = counts[action.action];
+    const decision = decideCase(policy, labelled);
+    const bucket = stopsAsDone(decision) ? stopDone : handsOff(decision) ? handoffHuman : retry;
     if (labelled.label === 'done') bucket.done++;
     else bucket.notDone++;
-    byReason[action.reason] = (byReason[action.reason] ?? 0) + 1;
+    byReason[decision.reason] = (byReason[decision.reason] ?? 0) + 1;
   });
-  return summarizeCounts(cases.length, counts.stop_done, counts.retry, counts.handoff_human, byReason);
+  return summarizeCounts(cases.length, stopDone, retry, handoffHuman, byReason);
 }
 
 /** Builds a {@link PolicyEvaluation} from counts per action and label. */
@@ -76,7 +74,7 @@ export function summarizeCounts(
   stopDone: LabelCounts,
   retry: LabelCounts,
   handoffHuman: LabelCounts,
-  byReason: Readonly<Partial<Record<CompletionReason, number>>> = {},
+  byReason: Readonly<Record<string, number>> = {},
 ): PolicyEvaluation {
   const share = (count: number): number | null => (total === 0 ? null : count / total);
   const stopped = stopDone.done + stopDone.notDone;

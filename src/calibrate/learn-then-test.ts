@@ -1,4 +1,6 @@
-import type { CaseOutcome } from './case-outcome.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
+import type { ScoredCase } from './labelled-case.js';
+import { decideCase, handsOff, policyThresholds, stopsAsDone, withThresholds, type PolicyThresholds } from './policy-thresholds.js';
 import { binomialTailPValue, hoeffdingBentkusPValue } from './risk-bounds.js';
 
 /**
@@ -79,14 +81,16 @@ export function defaultThresholdGrid(): number[] {
  * threshold whose risk is above `alpha` at `delta`, because the order is fixed
  * before the labels are seen.
  *
- * The loss of a case at threshold λ is 1 when the action table would stop it
- * as done (tests passed and score ≥ λ) while it is labelled not done.
+ * The loss of a case at threshold λ is 1 when the policy with its done
+ * threshold at λ (`withThresholds`) stops it as success (`decide`) while it is
+ * labelled not done.
  *
  * @example
- * certifyDoneThreshold(outcomes, { alpha: 0.05, delta: 0.1, grid: defaultThresholdGrid(), risk: 'joint', method: 'exact' });
+ * certifyDoneThreshold(cases, SEED_STOP_POLICY, { alpha: 0.05, delta: 0.1, grid: defaultThresholdGrid(), risk: 'joint', method: 'exact' });
  */
 export function certifyDoneThreshold(
-  outcomes: readonly CaseOutcome[],
+  cases: readonly ScoredCase[],
+  policy: StopPolicyDocument,
   options: {
     readonly alpha: number;
     readonly delta: number;
@@ -96,37 +100,25 @@ export function certifyDoneThreshold(
   },
 ): DoneThresholdCertificate {
   const { alpha, delta, risk, method } = options;
+  const found = policyThresholdsOf(policy);
   const grid = [...new Set(options.grid)].sort((a, b) => b - a);
-  const eligible = outcomes
-    .filter((outcome) => outcome.evidence === 'passed')
-    .sort((a, b) => b.score - a.score);
   const tests: ThresholdTest[] = [];
-  let stopped = 0;
-  let falseDones = 0;
-  let cursor = 0;
   let lowest: number | null = null;
   for (const threshold of grid) {
-    while (cursor < eligible.length && (eligible[cursor] as CaseOutcome).score >= threshold) {
+    const at = withThresholds(policy, found, { done: threshold, ...(found.low === undefined ? {} : { low: Math.min(found.low, threshold) }) });
+    let stopped = 0;
+    let falseDones = 0;
+    for (const labelled of cases) {
+      if (!stopsAsDone(decideCase(at, labelled))) continue;
       stopped++;
-      if (!(eligible[cursor] as CaseOutcome).done) falseDones++;
-      cursor++;
+      if (labelled.label !== 'done') falseDones++;
     }
-    const n = risk === 'joint' ? outcomes.length : stopped;
+    const n = risk === 'joint' ? cases.length : stopped;
     const exact = binomialTailPValue(falseDones, n, alpha);
     const bounded = n === 0 ? 1 : hoeffdingBentkusPValue(falseDones / n, n, alpha);
     const pValue = method === 'exact' ? exact : bounded;
     const passed = pValue <= delta;
-    tests.push({
-      threshold,
-      stopped,
-      falseDones,
-      n,
-      observedRisk: n === 0 ? null : falseDones / n,
-      exactPValue: exact,
-      hoeffdingBentkusPValue: bounded,
-      pValue,
-      passed,
-    });
+    tests.push({ threshold, stopped, falseDones, n, observedRisk: n === 0 ? null : falseDones / n, exactPValue: exact, hoeffdingBentkusPValue: bounded, pValue, passed });
     if (!passed) break;
     lowest = threshold;
   }
@@ -134,17 +126,17 @@ export function certifyDoneThreshold(
 }
 
 /**
- * Picks the mid-band low bound: walks the candidates 0, then the grid values
- * up to `doneThreshold`, upwards, testing the null "the false hand-off rate is
- * above `target`" at `delta` with the same fixed-sequence rule, and keeps the
- * highest passed. A really-done case counts as handed off at low bound t when
- * its tests passed and its score is below t, or its tests failed and its
- * score is at or above t: at the chosen done threshold (never below t) the
- * action table hands off no more than that, so the count is conservative
- * whatever done threshold was certified.
+ * Picks the low bound of the retry band: walks the candidates 0, then the
+ * grid values up to `doneThreshold`, upwards, testing the null "the false
+ * hand-off rate is above `target`" at `delta` with the same fixed-sequence
+ * rule, and keeps the highest passed. A case is falsely handed off at low
+ * bound t when the policy with its thresholds at (`doneThreshold`, t) hands it
+ * to a person (a stop that is not a success) while it is labelled done. A
+ * policy with no low bound keeps 0.
  */
 export function certifyMidBandLow(
-  outcomes: readonly CaseOutcome[],
+  cases: readonly ScoredCase[],
+  policy: StopPolicyDocument,
   doneThreshold: number,
   options: {
     readonly target: number;
@@ -154,27 +146,32 @@ export function certifyMidBandLow(
   },
 ): MidBandCertificate {
   const { target, delta, method } = options;
-  const candidates = [...new Set([0, ...options.grid.filter((value) => value <= doneThreshold)])].sort((a, b) => a - b);
-  const n = outcomes.length;
+  const found = policyThresholdsOf(policy);
+  const candidates = found.low === undefined ? [0] : [...new Set([0, ...options.grid.filter((value) => value <= doneThreshold)])].sort((a, b) => a - b);
+  const n = cases.length;
   const tests: MidBandTest[] = [];
   let chosen: number | null = null;
   for (const midBandLow of candidates) {
+    const at = withThresholds(policy, found, { done: doneThreshold, low: midBandLow });
     let falseHandoffs = 0;
-    for (const outcome of outcomes) {
-      if (!outcome.done) continue;
-      if (outcome.evidence === 'passed' && outcome.score < midBandLow) falseHandoffs++;
-      else if (outcome.evidence === 'failed' && outcome.score >= midBandLow) falseHandoffs++;
-    }
-    const pValue =
-      method === 'exact'
-        ? binomialTailPValue(falseHandoffs, n, target)
-        : n === 0
-          ? 1
-          : hoeffdingBentkusPValue(falseHandoffs / n, n, target);
+    for (const labelled of cases) if (labelled.label === 'done' && handsOff(decideCase(at, labelled))) falseHandoffs++;
+    const pValue = method === 'exact' ? binomialTailPValue(falseHandoffs, n, target) : n === 0 ? 1 : hoeffdingBentkusPValue(falseHandoffs / n, n, target);
     const passed = pValue <= delta;
     tests.push({ midBandLow, falseHandoffs, n, observedRisk: n === 0 ? null : falseHandoffs / n, pValue, passed });
     if (!passed) break;
     chosen = midBandLow;
   }
   return { certified: chosen !== null, midBandLow: chosen ?? 0, tests };
+}
+
+const found = new WeakMap<StopPolicyDocument, PolicyThresholds>();
+
+/** The policy's thresholds, read once per policy. */
+export function policyThresholdsOf(policy: StopPolicyDocument): PolicyThresholds {
+  let thresholds = found.get(policy);
+  if (thresholds === undefined) {
+    thresholds = policyThresholds(policy);
+    found.set(policy, thresholds);
+  }
+  return thresholds;
 }

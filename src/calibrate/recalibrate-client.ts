@@ -1,5 +1,5 @@
-import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationResult } from '../judge/evaluation-client.js';
-import { EvaluationError } from '../judge/evaluation-error.js';
+import type { DecisionModelCallOptions, DecisionModelClient, DecisionModelRequest, DecisionModelResult } from '../decision-model/decision-model-client.js';
+import { DecisionModelError } from '../decision-model/decision-model-error.js';
 import { applyCalibrationMap, assertCalibrationMap, type CalibrationMap } from './calibration-map.js';
 import { setOwnProperty } from '../core/own-property.js';
 
@@ -9,28 +9,28 @@ import { setOwnProperty } from '../core/own-property.js';
  * question name; questions without a map pass unchanged). The maps are
  * non-decreasing, so with one map for every question the lowest criterion
  * stays the lowest (per-question maps may reorder them). An answer that is
- * not a probability becomes an `EvaluationError` of kind `invalid_response`.
+ * not a probability becomes an `DecisionModelError` of kind `invalid_response`.
  *
  * @example
  * const calibrated = recalibrateClient(client, fitPlatt(cases).map);
  * const { answers } = await calibrated.evaluate({ state, questions: doneCriteria });
  */
 export function recalibrateClient(
-  client: EvaluationClient,
+  client: DecisionModelClient,
   maps: CalibrationMap | Readonly<Record<string, CalibrationMap>>,
-): EvaluationClient {
+): DecisionModelClient {
   const single = isCalibrationMap(maps);
   if (single) assertCalibrationMap(maps);
   else for (const map of Object.values(maps)) assertCalibrationMap(map);
   return {
-    async evaluate(request: EvaluationRequest, options?: EvaluateOptions): Promise<EvaluationResult> {
+    async evaluate(request: DecisionModelRequest, options?: DecisionModelCallOptions): Promise<DecisionModelResult> {
       const result = await client.evaluate(request, options);
       const answers: Record<string, { probability: number }> = {};
       for (const [name, answer] of Object.entries(result.answers)) {
         const map = single ? maps : (maps as Readonly<Record<string, CalibrationMap>>)[name];
         const probability = answer?.probability;
         if (typeof probability !== 'number' || !(probability >= 0 && probability <= 1)) {
-          throw new EvaluationError(
+          throw new DecisionModelError(
             'invalid_response',
             `question "${name}" was answered with ${String(probability)}, not a probability`,
           );

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { doneCriteria } from '../judge/boolean-question.js';
-import type { EvaluationClient, EvaluationQuestions } from '../judge/evaluation-client.js';
-import { isEvaluationError } from '../judge/evaluation-error.js';
+import { doneCriteria } from '../decision-model/boolean-question.js';
+import type { DecisionModelClient, DecisionModelQuestions } from '../decision-model/decision-model-client.js';
+import { isDecisionModelError } from '../decision-model/decision-model-error.js';
 import { isScoredCase, type LabelledCase } from './labelled-case.js';
 import { setOwnProperty } from '../core/own-property.js';
-import { canonicalJson } from '../judge/canonical-json.js';
-import { validateEvaluationResult } from '../judge/validate-evaluation-result.js';
+import { canonicalJson } from '../decision-model/canonical-json.js';
+import { validateAnswers } from '../decision-model/validate-answers.js';
 
 /** A decision model's answers to one case, as kept in a {@link ScoreCache}. */
 export interface CachedScore {
@@ -36,14 +36,14 @@ export interface ScoreFailure {
   readonly index: number;
   readonly id?: string;
   readonly message: string;
-  /** The `EvaluationError` kind, when the client threw one. */
+  /** The `DecisionModelError` kind, when the client threw one. */
   readonly kind?: string;
 }
 
 /** Options of {@link scoreCases}. */
 export interface ScoreCasesOptions {
   /** The questions asked per case (default `doneCriteria`). */
-  readonly questions?: EvaluationQuestions;
+  readonly questions?: DecisionModelQuestions;
   /** Requests in flight at once (default 4). */
   readonly concurrency?: number;
   readonly cache?: ScoreCache;
@@ -93,7 +93,7 @@ export interface ScoreCasesResult {
  */
 export async function scoreCases(
   cases: readonly LabelledCase[],
-  client: EvaluationClient,
+  client: DecisionModelClient,
   options: ScoreCasesOptions = {},
 ): Promise<ScoreCasesResult> {
   const questions = options.questions ?? doneCriteria;
@@ -132,7 +132,7 @@ export async function scoreCases(
       return true;
     }
     try {
-      const { probabilities, model } = validateEvaluationResult(await client.evaluate({ state, questions }, { signal }), questions);
+      const { probabilities, model } = validateAnswers(await client.evaluate({ state, questions }, { signal }), questions);
       await options.cache?.set(key, { probabilities, model });
       out[index] = withProbabilities(labelled, probabilities, names);
       scored++;
@@ -144,7 +144,7 @@ export async function scoreCases(
         index,
         ...(labelled.id === undefined ? {} : { id: labelled.id }),
         message: error instanceof Error ? error.message : String(error),
-        ...(isEvaluationError(error) ? { kind: error.kind } : {}),
+        ...(isDecisionModelError(error) ? { kind: error.kind } : {}),
       };
       failures.push(failure);
       failuresInRow++;
@@ -214,7 +214,7 @@ export function caseState(labelled: LabelledCase): Record<string, unknown> {
 }
 
 /** The cache key of one request: a SHA-256 of the namespace, the state and the questions, in a stable JSON form. */
-export function scoreCacheKey(namespace: string, state: unknown, questions: EvaluationQuestions): string {
+export function scoreCacheKey(namespace: string, state: unknown, questions: DecisionModelQuestions): string {
   return createHash('sha256').update(canonicalJson([namespace, state, questions])).digest('hex');
 }
 

@@ -5,7 +5,7 @@ import { brierScore, expectedCalibrationError, reliabilityBins } from '../calibr
 import { renderCalibrationReport } from '../calibrate/calibration-report-html.js';
 import { formatLabelledCaseError, isScoredCase, parseLabelledCases, type ScoredCase } from '../calibrate/labelled-case.js';
 import type { RiskKind } from '../calibrate/learn-then-test.js';
-import { DECISION_MODEL_CLIENTS, type DecisionModelClientName } from '../judge/create-configured-client.js';
+import { DECISION_MODEL_CLIENTS, type DecisionModelClientName } from '../decision-model/create-configured-client.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { formatTable } from './format-table.js';
 import type { LiveScoringSettings, LiveScoringSummary } from './live-scoring.js';
@@ -156,7 +156,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       return 1;
     }
     notes.push(
-      result.policy === null
+      result.thresholds === null
         ? `${values['policy-out']} written: nothing was certified, so its rules never stop a run as done (passing tests hand off to a person, not_certified)`
         : `policy written to ${values['policy-out']} (a stop policy document for replay --policy, the hook configuration and decide)`,
     );
@@ -243,11 +243,11 @@ function renderText(
     `target: ${settings.risk === 'joint' ? 'false dones over all cases' : 'not-done share of the stopped cases'} <= ${formatPercent(settings.alpha)} with confidence ${formatPercent(1 - settings.delta)}; false hand-offs <= ${formatPercent(settings.maxFalseHandoff)}`,
     '',
   ];
-  if (result.policy === null) {
+  if (result.thresholds === null) {
     out.push('verdict: NOT CERTIFIED (no policy)');
   } else {
     out.push(
-      `verdict: CERTIFIED  doneThreshold ${result.policy.doneThreshold}  midBandLow ${result.policy.midBandLow}${result.midBand?.certified === false ? ' (false hand-off target not certified)' : ''}`,
+      `verdict: CERTIFIED  doneThreshold ${result.thresholds.doneThreshold}  midBandLow ${result.thresholds.midBandLow}${result.midBand?.certified === false ? ' (false hand-off target not certified)' : ''}`,
     );
   }
   out.push(`guarantee: ${result.guarantee}`, `recommendation: ${result.recommendation}`);
@@ -309,8 +309,8 @@ function renderText(
           name,
           String(group.cases.total),
           certifiedCell(group),
-          group.policy === null ? '-' : String(group.policy.doneThreshold),
-          group.policy === null ? '-' : String(group.policy.midBandLow),
+          group.thresholds === null ? '-' : String(group.thresholds.doneThreshold),
+          group.thresholds === null ? '-' : String(group.thresholds.midBandLow),
           group.heldOut === null
             ? '-'
             : `${group.heldOut.falseDones}/${group.heldOut.falseDoneBase} (upper ${formatPercent(group.heldOut.falseDoneUpper)})`,
@@ -338,7 +338,7 @@ function certifiedCell(group: CalibrationResult['byTaskType'][string]): string {
 
 /** The three sentences the text output starts with: the threshold, the guarantee in words, the held-out check. */
 function plainSummary(result: CalibrationResult): string[] {
-  const { settings, policy, heldOut } = result;
+  const { settings, thresholds: policy, heldOut } = result;
   const target = formatPercent(settings.alpha);
   const confidence = formatPercent(1 - settings.delta);
   if (policy === null || !result.certified) {

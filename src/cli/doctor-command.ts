@@ -2,21 +2,16 @@ import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { formatDuration } from '../core/format-duration.js';
 import type { TestEvidence } from '../core/test-evidence.js';
-import { checkHookSettings, describeHookSettingsCheck } from '../hosts/check-hook-settings.js';
-import { checkToolHookSettings, describeToolHookSettingsCheck } from '../hosts/check-tool-hook-settings.js';
-import { checkToolHooks, describeToolHooksCheck } from '../hosts/install-tool-hooks.js';
-import type { StopHookCheck } from '../hosts/decide-stop-hook.js';
 import { hookCompletionInput, createHookClient } from '../hosts/hook-decision-model.js';
 import { hostTimeoutSeconds, stopHookDeadlineMs, type HookTimeouts } from '../hosts/hook-deadline.js';
-import { HOOK_HOSTS, type HookHost } from '../hosts/hook-host.js';
-import { hookTestEvidence } from '../hosts/hook-test-runner.js';
-import { HOOK_SETTINGS_PATHS } from '../hosts/install-stop-hook.js';
-import { loadStopwiseConfig } from '../hosts/load-stopwise-config.js';
-import { SAMPLE_EVIDENCE, SAMPLE_LAST_MESSAGE, sampleStopAnswer, type SampleStopAnswer } from '../hosts/sample-stop-answers.js';
-import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, type StopwiseConfig } from '../hosts/stopwise-config.js';
+import { HOOK_HOSTS, HOSTS, type HookHost } from '../hosts/host.js';
+import { projectTestRunner, testRunEvidence } from '../hosts/project-tests.js';
+import { checkSettings, describeSettings } from '../hosts/settings-file.js';
+import { CONFIG_FILE_NAME, DEFAULT_DECISION_MODEL_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, loadStopwiseConfig, type StopwiseConfig } from '../hosts/stopwise-config.js';
+import { SAMPLE_EVIDENCE, SAMPLE_LAST_MESSAGE, sampleStopAnswer, type ModelAnswer } from './sample-stop-answers.js';
 import { readJsonFile } from '../input/read-json-file.js';
-import { isEvaluationError } from '../judge/evaluation-error.js';
-import { redactSecrets } from '../judge/http/redact-secrets.js';
+import { isDecisionModelError } from '../decision-model/decision-model-error.js';
+import { redactSecrets } from '../decision-model/http/redact-secrets.js';
 import type { CliIo } from './cli-io.js';
 import {
   doctorReport,
@@ -42,8 +37,8 @@ and writes nothing to the project:
   - validates ${CONFIG_FILE_NAME} (found as the hook finds it: here or in a
     parent folder), naming every problem;
   - checks that the host's settings file registers the stopwise stop hook
-    with a timeout above the hook's deadline (and, for copilot and gemini,
-    the tool hooks); without a host, every host whose settings file exists;
+    with a timeout above the hook's deadline, and which tool events the tool
+    guard sees; without a host, every host whose settings file exists;
   - runs the test command once and shows the evidence it gave;
   - asks the decision model once, if one is configured, to see that it
     answers: the hook's completion check of the green sample (the key is
@@ -58,7 +53,7 @@ options:
 exit codes: 0 the setup is sound (warnings aside); 1 a problem was found (one
 line each); 2 usage error`;
 
-const DEFAULT_TIMEOUTS: HookTimeouts = { tests: { timeoutMs: DEFAULT_TEST_TIMEOUT_MS }, judge: { timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS } };
+const DEFAULT_TIMEOUTS: HookTimeouts = { tests: { timeoutMs: DEFAULT_TEST_TIMEOUT_MS }, decisionModel: { timeoutMs: DEFAULT_DECISION_MODEL_TIMEOUT_MS } };
 /** Failing tests named at most in the report. */
 const FAILING_SHOWN = 5;
 
@@ -120,43 +115,34 @@ async function checkHosts(host: HookHost | undefined, projectDir: string, config
   const timeouts = config ?? DEFAULT_TIMEOUTS;
   const deadlineMs = stopHookDeadlineMs(timeouts);
   const recommended = hostTimeoutSeconds(timeouts);
-  const files = await Promise.all(HOOK_HOSTS.map(async (name) => ({ host: name, file: await readJsonFile(join(projectDir, HOOK_SETTINGS_PATHS[name])) })));
+  const files = await Promise.all(HOOK_HOSTS.map(async (name) => ({ host: name, file: await readJsonFile(join(projectDir, HOSTS[name].settingsFile)) })));
   const chosen = host === undefined ? files.filter((entry) => entry.file.kind !== 'missing') : files.filter((entry) => entry.host === host);
   if (chosen.length === 0) {
-    const names = HOOK_HOSTS.map((name) => HOOK_SETTINGS_PATHS[name]).join(', ');
+    const names = HOOK_HOSTS.map((name) => HOSTS[name].settingsFile).join(', ');
     return check([{ status: 'problem', text: `no host is registered: none of ${names} is in the project; \`stopwise init <host>\` sets one up` }], { hosts: [] });
   }
   const lines: DoctorLine[] = [];
   const hosts: HostSettingsEntry[] = [];
   for (const { host: name, file } of chosen) {
-    const settings = checkHookSettings(name, file, deadlineMs);
-    const line = describeHookSettingsCheck(name, settings, deadlineMs, recommended);
-    lines.push(config === undefined && settings.kind === 'registered' ? { ...line, text: `${line.text} (the deadline of the default timeouts: there is no valid configuration)` } : line);
-    if (name === 'copilot' || name === 'gemini') {
-      const tools = checkToolHookSettings(name, file);
-      if (tools !== undefined) lines.push(describeToolHookSettingsCheck(name, HOOK_SETTINGS_PATHS[name], tools));
-    } else if (settings.kind === 'registered') {
-      lines.push(describeToolHooksCheck(name, checkToolHooks(name, file)));
+    const description = HOSTS[name];
+    const settings = checkSettings(description, file, deadlineMs);
+    const registered = settings.kind === 'read' && settings.stop.count > 0;
+    for (const line of describeSettings(description, settings, deadlineMs, recommended)) {
+      lines.push(config === undefined && registered && line.text.includes('stop hook') ? { ...line, text: `${line.text} (the deadline of the default timeouts: there is no valid configuration)` } : line);
     }
-    const timeout = settings.kind === 'registered' && 'seconds' in settings.timeout && settings.timeout.kind !== 'default' ? settings.timeout.seconds : undefined;
-    hosts.push({
-      host: name,
-      file: HOOK_SETTINGS_PATHS[name],
-      registered: settings.kind === 'registered',
-      ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
-      deadlineSeconds: Math.ceil(deadlineMs / 1000),
-    });
+    const timeout = settings.kind === 'read' ? settings.stop.timeout : undefined;
+    const seconds = timeout !== undefined && (timeout.kind === 'enough' || timeout.kind === 'too_low') ? timeout.seconds : undefined;
+    hosts.push({ host: name, file: description.settingsFile, registered, ...(seconds === undefined ? {} : { timeoutSeconds: seconds }), deadlineSeconds: Math.ceil(deadlineMs / 1000) });
   }
   return check(lines, { hosts });
 }
 
 async function checkTests(config: StopwiseConfig, projectDir: string, env: NodeJS.ProcessEnv): Promise<TestsCheck> {
-  const { evidenceTestRunner } = await import('../hosts/evidence-test-runner.js');
   const report = config.tests.report;
   const reader = report?.format ?? 'tap';
   const source = reader === 'exit-code' ? null : (report?.path ?? 'stdout');
   const readBy = reader === 'exit-code' ? 'the exit code alone' : `${reader} from ${source === 'stdout' ? 'stdout' : source}`;
-  const run = await evidenceTestRunner.run(config.tests, { cwd: projectDir, env });
+  const run = await projectTestRunner.run(config.tests, { cwd: projectDir, env });
   const given = [config.tests.command, ...(config.tests.args ?? [])].join(' ');
   if (run.outcome === 'timeout') {
     return check([{ status: 'problem', text: `tests: \`${given}\` did not finish within ${formatDuration(run.timeoutMs)} (tests.timeoutMs) and was stopped` }], {
@@ -172,7 +158,7 @@ async function checkTests(config: StopwiseConfig, projectDir: string, env: NodeJ
       source,
     });
   }
-  const evidence: TestEvidence = hookTestEvidence(run);
+  const evidence: TestEvidence = testRunEvidence(run);
   const command = evidence.command ?? given;
   const seconds = ((evidence.durationMs ?? 0) / 1000).toFixed(1);
   const failing = evidence.failed.slice(0, FAILING_SHOWN);
@@ -208,12 +194,12 @@ async function checkTests(config: StopwiseConfig, projectDir: string, env: NodeJ
   return check(lines, details);
 }
 
-async function checkDecisionModel(config: StopwiseConfig, env: NodeJS.ProcessEnv): Promise<{ check: StopHookCheck; report: DecisionModelCheck }> {
-  const { client, ...settings } = config.judge;
+async function checkDecisionModel(config: StopwiseConfig, env: NodeJS.ProcessEnv): Promise<{ check: ModelAnswer; report: DecisionModelCheck }> {
+  const { client, ...settings } = config.decisionModel;
   if (client === 'none') {
     return {
       check: undefined,
-      report: check([{ status: 'ok', text: 'decision model: none (judge.client "none"); a stop with passing tests is allowed on the test evidence alone' }], {
+      report: check([{ status: 'ok', text: 'decision model: none (decisionModel.client "none"); a stop with passing tests is allowed on the test evidence alone' }], {
         client,
         evaluations: 0,
       }),
@@ -231,13 +217,13 @@ async function checkDecisionModel(config: StopwiseConfig, env: NodeJS.ProcessEnv
         apiKeyEnv,
         apiKeySet,
         evaluations: 0,
-        errorKind: isEvaluationError(made) ? made.kind : 'configuration',
+        errorKind: isDecisionModelError(made) ? made.kind : 'configuration',
       }),
     };
   }
   const where = `${made.model} at ${made.baseURL}`;
   const identity = { client, baseURL: made.baseURL, model: made.model, apiKeyEnv, apiKeySet };
-  const { checkCompletion } = await import('../judge/check-completion.js');
+  const { checkCompletion } = await import('../decision-model/check-completion.js');
   const started = performance.now();
   try {
     const answer = await checkCompletion(made, hookCompletionInput(config, SAMPLE_LAST_MESSAGE, SAMPLE_EVIDENCE.green));
@@ -259,7 +245,7 @@ async function checkDecisionModel(config: StopwiseConfig, env: NodeJS.ProcessEnv
     };
   } catch (error) {
     const failure = error instanceof Error ? error : new Error(String(error));
-    const kind = isEvaluationError(failure) ? failure.kind : 'unknown';
+    const kind = isDecisionModelError(failure) ? failure.kind : 'unknown';
     return {
       check: failure,
       report: check([{ status: 'problem', text: `decision model: ${client} ${where} (${key}) could not be asked: ${kind}: ${failure.message}` }], {
@@ -271,12 +257,11 @@ async function checkDecisionModel(config: StopwiseConfig, env: NodeJS.ProcessEnv
   }
 }
 
-async function sampleAnswers(hosts: readonly HookHost[], config: StopwiseConfig, projectDir: string, model: StopHookCheck): Promise<SamplesCheck> {
+async function sampleAnswers(hosts: readonly HookHost[], config: StopwiseConfig, projectDir: string, model: ModelAnswer): Promise<SamplesCheck> {
   const now = new Date();
   const entry = async (host: HookHost, tests: TestEvidence): Promise<SampleAnswerEntry> => {
-    const answer: SampleStopAnswer = await sampleStopAnswer(host, config, tests, model, { cwd: projectDir, now });
-    const message = answer.decision?.systemMessage;
-    return { kind: answer.kind, stdout: answer.output === undefined ? '' : JSON.stringify(answer.output), ...(message === undefined ? {} : { systemMessage: message }) };
+    const answer = await sampleStopAnswer(host, config, tests, model, { projectDir, now });
+    return { kind: answer.kind, stdout: answer.stdout, ...(answer.message === undefined ? {} : { systemMessage: answer.message }) };
   };
   const results: HostSamples[] = [];
   for (const host of hosts) {
@@ -288,7 +273,7 @@ async function sampleAnswers(hosts: readonly HookHost[], config: StopwiseConfig,
     });
   }
   const basis =
-    config.judge.client === 'none'
+    config.decisionModel.client === 'none'
       ? 'with no decision model: green is decided on the tests alone'
       : model instanceof Error
         ? 'with the decision model down, as it was above'
@@ -297,6 +282,6 @@ async function sampleAnswers(hosts: readonly HookHost[], config: StopwiseConfig,
 }
 
 function secretsIn(env: NodeJS.ProcessEnv, config: StopwiseConfig | undefined): string[] {
-  const names = ['SYSTEM_ONE_API_KEY', 'OPENAI_API_KEY', ...(config?.judge.apiKeyEnv === undefined ? [] : [config.judge.apiKeyEnv])];
+  const names = ['SYSTEM_ONE_API_KEY', 'OPENAI_API_KEY', ...(config?.decisionModel.apiKeyEnv === undefined ? [] : [config.decisionModel.apiKeyEnv])];
   return names.map((name) => env[name]?.trim() ?? '').filter((value) => value !== '');
 }

@@ -1,5 +1,4 @@
-import type { HookHost } from '../hosts/hook-host.js';
-import type { SampleStopAnswer } from '../hosts/sample-stop-answers.js';
+import type { HookHost } from '../hosts/host.js';
 
 /** How one line of `stopwise doctor` came out; only `problem` makes the setup unsound. */
 export type DoctorStatus = 'ok' | 'warning' | 'problem' | 'skipped';
@@ -62,7 +61,7 @@ export interface DecisionModelCheck extends DoctorCheck {
   readonly apiKeySet?: boolean;
   /** `evaluate` calls made: 0 or 1 (one HTTP request for System One, one per question for an OpenAI-compatible server). */
   readonly evaluations?: number;
-  /** The `EvaluationError` kind when the model could not be asked. */
+  /** The `DecisionModelError` kind when the model could not be asked. */
   readonly errorKind?: string;
   /** Its answers to the green sample. */
   readonly probabilities?: Readonly<Record<string, number>>;
@@ -71,7 +70,7 @@ export interface DecisionModelCheck extends DoctorCheck {
 
 /** One sample answer as the hook would print it. */
 export interface SampleAnswerEntry {
-  readonly kind: SampleStopAnswer['kind'];
+  readonly kind: 'block' | 'handoff' | 'allow';
   /** What the hook prints on stdout (empty: nothing, the stop goes ahead). */
   readonly stdout: string;
   /** The line for the person of a hand-off (also on the hook's stderr). */

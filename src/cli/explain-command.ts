@@ -2,10 +2,10 @@ import { resolve } from 'node:path';
 import { formatUnmet } from '../core/policy/compile-stop-policy.js';
 import { decide } from '../core/policy/decide.js';
 import { describeDecision } from '../core/policy/describe-decision.js';
-import { parseStopPolicy } from '../core/policy/parse-stop-policy.js';
+import { seedStopPolicy } from '../core/policy/seed-stop-policy.js';
+import { loadPolicyFile } from '../input/load-policy-file.js';
 import type { StopDecision } from '../core/policy/stop-decision.js';
 import type { StopEvent } from '../core/policy/stop-event.js';
-import { isStopPolicyError } from '../core/policy/stop-policy-error.js';
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import { initialStopState } from '../core/policy/stop-state.js';
 import { forEachJsonLine, formatLineError, LineFieldError, type LineError } from '../input/line-fields.js';
@@ -97,13 +97,7 @@ function formatExplained({ line, decision }: ExplainedEvent): string {
 }
 
 async function loadPolicyDocument(path: string, cwd: string): Promise<{ ok: true; document: StopPolicyDocument } | { ok: false; message: string }> {
-  const read = await readJsonFile(resolve(cwd, path));
-  if (read.kind === 'missing') return { ok: false, message: `${path}: no such file or folder` };
-  if (read.kind === 'invalid') return { ok: false, message: `${path}: ${read.message}` };
-  try {
-    return { ok: true, document: parseStopPolicy(read.value) };
-  } catch (error) {
-    if (isStopPolicyError(error)) return { ok: false, message: `${path}: ${error.message}` };
-    throw error;
-  }
+  const loaded = await loadPolicyFile(path, cwd);
+  if (!loaded.ok) return loaded;
+  return { ok: true, document: 'document' in loaded ? loaded.document : seedStopPolicy(loaded.numbers) };
 }

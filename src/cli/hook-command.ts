@@ -1,9 +1,9 @@
-import { unreadableInputExitCode } from '../hosts/hook-host.js';
+import { HOSTS } from '../hosts/host.js';
+import { runHook } from '../hosts/run-hook.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { readStdin } from './read-stdin.js';
-import { runToolEvent } from './run-tool-event.js';
 
 const HELP = `usage: stopwise hook <claude-code|codex|cursor|copilot|gemini>
 
@@ -15,7 +15,7 @@ PostToolUseFailure; Cursor's beforeShellExecution, afterShellExecution,
 beforeMCPExecution, afterMCPExecution, afterFileEdit; Copilot's preToolUse,
 postToolUse, postToolUseFailure; Gemini's BeforeTool, AfterTool) it runs the
 tool guard instead: it records each call and refuses one that keeps
-repeating (see docs/tool-guards.md); with nothing to say it prints nothing.
+repeating; with nothing to say it prints nothing.
 Configuration: stopwise.config.json, found from the hook's working folder
 upward (see \`stopwise init\`).
 
@@ -50,14 +50,14 @@ export async function hookCommand(argv: readonly string[], io: CliIo): Promise<n
     return 1;
   }
 
+  // Run by hand on a terminal, it would wait for input nobody sends: say what it reads.
+  if (process.stdin.isTTY === true) io.stderr(`stopwise hook ${host}: reading the hook JSON that ${HOSTS[host].label} sends on stdin (end it with Ctrl-D); see \`stopwise hook --help\`\n`);
   const stdin = await readStdin(MAX_STDIN_BYTES);
   if (stdin === undefined) {
-    io.stderr(`stopwise hook ${host}: stdin is larger than ${MAX_STDIN_BYTES} bytes; the stop goes ahead unchecked.\n`);
-    return unreadableInputExitCode(host);
+    io.stderr(`stopwise hook ${host}: stdin is larger than ${MAX_STDIN_BYTES} bytes; nothing was checked and nothing is blocked.\n`);
+    return HOSTS[host].unreadableExitCode;
   }
-  const options = { cwd: io.cwd, startedAt: performance.timeOrigin };
-  // A tool event runs on every tool call: the build makes this command and the tool guard one file, and only a stop loads the stop hook.
-  const run = (await runToolEvent(host, stdin, io.cwd)) ?? (await (await import('../hosts/run-stop-hook.js')).runStopHook(host, stdin, options));
+  const run = await runHook(host, stdin, { cwd: io.cwd, startedAt: performance.timeOrigin });
   if (run.stdout !== '') io.stdout(run.stdout);
   if (run.stderr !== '') io.stderr(run.stderr);
   // Once answered, the process ends even if work cut short by the deadline is still pending (a request, a child process).

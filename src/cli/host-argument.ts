@@ -1,4 +1,4 @@
-import { HOOK_HOSTS, isHookHost, type HookHost } from '../hosts/hook-host.js';
+import { HOOK_HOSTS, isHookHost, type HookHost } from '../hosts/host.js';
 import { CliUsageError } from './cli-io.js';
 
 /** The one positional argument of `stopwise hook` and `stopwise init`: the host; anything else is a usage error. */

@@ -1,29 +1,31 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { detectTestCommand, proposeTestCommand, type DetectedTestCommand } from '../hosts/detect-test-command.js';
+import { detectTestCommand, proposeTestCommand, type DetectedTestCommand } from './detect-test-command.js';
 import { hostTimeoutSeconds } from '../hosts/hook-deadline.js';
-import type { HookHost } from '../hosts/hook-host.js';
-import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../hosts/install-stop-hook.js';
-import { mergeToolHooks, toolHookMatcher } from '../hosts/install-tool-hooks.js';
-import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, parseStopwiseConfig } from '../hosts/stopwise-config.js';
+import { HOSTS } from '../hosts/host.js';
+import { installHooks } from '../hosts/settings-file.js';
+import { hookCommand, launcherPath, launcherScript } from '../hosts/hook-command.js';
+import { CONFIG_FILE_NAME, DEFAULT_DECISION_MODEL_TIMEOUT_MS, DEFAULT_OUTCOMES_FILE, DEFAULT_TEST_TIMEOUT_MS, parseStopwiseConfig } from '../hosts/stopwise-config.js';
 import { describeFsError } from '../input/describe-fs-error.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { hostArgument } from './host-argument.js';
-import { hasToolEvents } from '../hosts/host-tool-events.js';
+import { parseCommandLine } from './parse-command-line.js';
 
 const HELP = `usage: stopwise init <claude-code|codex|cursor|copilot|gemini> [--test-command "COMMAND"] [--exec] [--no-tool-guard | --guard-all-tools]
 
 Sets up the stopwise stop hook in the current project:
   - writes a starter ${CONFIG_FILE_NAME} (unless there is one), with the test
     command found in package.json, or the one given, or asked for;
-  - adds the hook to .claude/settings.json, .codex/hooks.json,
+  - adds the stop hook and the tool hooks (on the tools that run commands or
+    change files) to .claude/settings.json, .codex/hooks.json,
     .cursor/hooks.json, .github/hooks/stopwise.json (copilot) or
-    .gemini/settings.json (gemini), keeping every existing entry; for
-    copilot and gemini also the tool hooks, on the shell and file-edit tools;
-  - adds .stopwise/ (the hook's state and reports) to .gitignore.
+    .gemini/settings.json (gemini), keeping every existing entry;
+  - writes the launcher the hook command runs beside the settings file
+    (stopwise.sh: the project's own stopwise, with Node, never a download);
+  - adds .stopwise/ (the hook's state and the outcomes file that
+    \`stopwise report\` reads) to .gitignore.
 Running it again changes nothing.
 
 options:
@@ -38,7 +40,7 @@ options:
                           install with node, much faster than npx
   --no-tool-guard         add the stop hook only, no tool hooks (by default the
                           tool events are registered too: the guard refuses a
-                          call that keeps repeating, see docs/tool-guards.md)
+                          call that keeps repeating)
   --guard-all-tools       let the tool hooks see read-only tools as well (by
                           default only the tools that run commands or change
                           files, and MCP tools, to keep the cost per call low)
@@ -48,23 +50,17 @@ exit codes: 0 done; 1 a file could not be read or has a shape the host does not 
 
 /** `stopwise init <host>`: writes the starter configuration and installs the hook. */
 export async function initCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        'test-command': { type: 'string' },
-        exec: { type: 'boolean', default: false },
-        'no-tool-guard': { type: 'boolean', default: false },
-        'guard-all-tools': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new CliUsageError(`${(error as Error).message}\n\n${HELP}`);
-  }
+  const parsed = parseCommandLine(
+    argv,
+    {
+      'test-command': { type: 'string' },
+      exec: { type: 'boolean', default: false },
+      'no-tool-guard': { type: 'boolean', default: false },
+      'guard-all-tools': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    HELP,
+  );
   if (parsed.values.help) {
     io.stdout(`${HELP}\n`);
     return 0;
@@ -90,14 +86,15 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stderr(`stopwise init: ${configPath}: ${existingConfig.message}; nothing was written\n`);
     return 1;
   }
-  let timeouts = { tests: { timeoutMs: DEFAULT_TEST_TIMEOUT_MS }, judge: { timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS } };
+  let timeouts = { tests: { timeoutMs: DEFAULT_TEST_TIMEOUT_MS }, decisionModel: { timeoutMs: DEFAULT_DECISION_MODEL_TIMEOUT_MS } };
   if (existingConfig.kind === 'found') {
     const valid = parseStopwiseConfig(existingConfig.value);
     if (valid.ok) timeouts = valid.config;
     report.push(`${CONFIG_FILE_NAME}: already there, left as it is${valid.ok ? '' : ` (it is not valid: ${valid.message.split('\n').join('; ')})`}`);
   }
 
-  const settingsFile = HOOK_SETTINGS_PATHS[host];
+  const description = HOSTS[host];
+  const settingsFile = description.settingsFile;
   const settingsPath = join(io.cwd, settingsFile);
   const settings = await readJsonFile(settingsPath);
   if (settings.kind === 'invalid') {
@@ -105,20 +102,12 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     return 1;
   }
   const timeoutSeconds = hostTimeoutSeconds(timeouts);
-  const hostTools = !toolGuard ? 'none' : allTools ? 'all' : 'matched';
-  const stopMerged = mergeStopHook(host, settings.kind === 'found' ? settings.value : undefined, timeoutSeconds, form, hostTools);
-  if (!stopMerged.ok) {
-    io.stderr(`stopwise init: ${stopMerged.message}; not touching it, and nothing was written\n`);
+  const tools = !toolGuard ? 'none' : allTools ? 'all' : 'matched';
+  const merged = installHooks(description, settings.kind === 'found' ? settings.value : undefined, { timeoutSeconds, tools, exec: form === 'exec' });
+  if (!merged.ok) {
+    io.stderr(`stopwise init: ${merged.message}; not touching it, and nothing was written\n`);
     return 1;
   }
-  // Copilot's and Gemini's settings get their tool events with the stop event (mergeStopHook).
-  const tools = toolGuard && !hasToolEvents(host) ? mergeToolHooks(host, stopMerged.value, { allTools, form }) : undefined;
-  if (tools !== undefined && !tools.ok) {
-    io.stderr(`stopwise init: ${tools.message}; not touching it, and nothing was written\n`);
-    return 1;
-  }
-  const toolEvents = tools?.added ?? [];
-  const merged = toolEvents.length === 0 || tools === undefined || !tools.ok ? stopMerged : { changed: true, value: tools.value };
 
   if (existingConfig.kind === 'missing') {
     const packageJson = await readPackageJson(io.cwd);
@@ -136,17 +125,13 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   }
 
   if (merged.changed) writes.push({ path: settingsPath, text: `${JSON.stringify(merged.value, null, 2)}\n` });
-  if (stopMerged.changed) {
-    const what =
-      stopMerged.replaced === true
-        ? 'stop hook replaced (the earlier command let npx download stopwise at run time)'
-        : stopMerged.added !== undefined
-          ? `hooks added under ${stopMerged.added.join(', ')}`
-          : 'stop hook added';
+  const stopAdded = merged.added.includes(description.events.stop);
+  if (stopAdded || merged.replaced) {
+    const what = merged.replaced ? 'stopwise hooks updated to the current command' : 'stop hook added';
     report.push(
       form === 'exec'
         ? `${settingsFile}: ${what} (exec form: npx --offline --no-install stopwise hook ${host}; timeout ${timeoutSeconds} s)`
-        : `${settingsFile}: ${what} (\`stopwise hook ${host}\` on the project's own install, else an install npx finds, never a download; timeout ${timeoutSeconds} s)`,
+        : `${settingsFile}: ${what} (\`${hookCommand(description)}\`; timeout ${timeoutSeconds} s)`,
     );
     if (!(await isLocalDependency(io.cwd))) {
       report.push(
@@ -156,9 +141,20 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   } else {
     report.push(`${settingsFile}: the stopwise stop hook is already there, left as it is`);
   }
+  const toolEvents = merged.added.filter((event) => event !== description.events.stop);
   if (toolEvents.length > 0) {
-    const matcher = toolHookMatcher(host, allTools);
+    const matcher = allTools ? undefined : description.toolMatcher;
     report.push(`${settingsFile}: tool guard added on ${toolEvents.join(', ')}${matcher === undefined ? '' : ` (tools matching ${matcher})`}`);
+  }
+
+  if (form !== 'exec') {
+    const launcher = launcherPath(description);
+    const text = launcherScript(description);
+    const current = await readFile(join(io.cwd, launcher), 'utf8').catch(() => undefined);
+    if (current !== text) {
+      writes.push({ path: join(io.cwd, launcher), text });
+      report.push(`${launcher}: ${current === undefined ? 'written' : 'rewritten'} (the hook command runs it: the project's own stopwise, with Node, never a download)`);
+    }
   }
 
   const ignore = await planIgnoreStateFolder(io.cwd);
@@ -171,7 +167,7 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     return 1;
   }
   for (const warning of warnings) io.stderr(warning);
-  io.stdout(`${report.join('\n')}\n${hostNote(host)}`);
+  io.stdout(`${report.join('\n')}\n${description.note}\n`);
   return 0;
 }
 
@@ -218,8 +214,8 @@ function describeEvidence(detected: DetectedTestCommand): string {
   return `evidence: the ${report.format} report ${report.path === undefined ? 'on stdout' : `in ${report.path}`}`;
 }
 
-/** Where editors find the configuration's JSON Schema (the package ships it as `stopwise/stopwise-config.schema.json`). */
-const CONFIG_SCHEMA_URL = 'https://unpkg.com/stopwise/schemas/stopwise-config.schema.json';
+/** Where editors find the configuration's JSON Schema: the copy the project installed, never fetched from elsewhere. */
+const CONFIG_SCHEMA_URL = './node_modules/stopwise/schemas/stopwise-config.schema.json';
 
 function starterConfig(detected: DetectedTestCommand): Record<string, unknown> {
   return {
@@ -227,8 +223,9 @@ function starterConfig(detected: DetectedTestCommand): Record<string, unknown> {
     task: '',
     acceptance: [],
     tests: detected.tests,
-    judge: { client: 'none' },
+    decisionModel: { client: 'none' },
     maxConsecutiveBlocks: 1,
+    outcomesFile: DEFAULT_OUTCOMES_FILE,
   };
 }
 
@@ -278,17 +275,3 @@ async function planIgnoreStateFolder(cwd: string): Promise<{ readonly write?: Pl
   };
 }
 
-function hostNote(host: HookHost): string {
-  switch (host) {
-    case 'claude-code':
-      return 'Claude Code loads the hook in new sessions; /hooks shows it.\n';
-    case 'codex':
-      return 'Codex runs hooks only with `[features] codex_hooks = true` in ~/.codex/config.toml, and asks you to trust them once.\n';
-    case 'cursor':
-      return 'Cursor loads .cursor/hooks.json when the project opens.\n';
-    case 'copilot':
-      return 'Copilot CLI loads .github/hooks/*.json from the repository when a session starts; the cloud agent reads them from the default branch.\n';
-    case 'gemini':
-      return 'Gemini CLI runs project hooks only in a trusted folder, and asks you to trust new project hooks once; /hooks shows them.\n';
-  }
-}

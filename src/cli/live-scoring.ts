@@ -1,8 +1,8 @@
 import { isScoredCase, type LabelledCase, type ScoredCase } from '../calibrate/labelled-case.js';
 import { openScoreCacheFile, type ScoreCacheFile } from '../calibrate/score-cache-file.js';
 import { scoreCases, stopOnRepeatedFailures, type ScoreFailure } from '../calibrate/score-cases.js';
-import { createConfiguredClient, type ConfiguredClient, type DecisionModelConfig } from '../judge/create-configured-client.js';
-import { isEvaluationError } from '../judge/evaluation-error.js';
+import { createConfiguredClient, type ConfiguredClient, type DecisionModelConfig } from '../decision-model/create-configured-client.js';
+import { isDecisionModelError } from '../decision-model/decision-model-error.js';
 import type { CliIo } from './cli-io.js';
 import { createProgressReporter } from './progress-reporter.js';
 import { countNoun } from './count-noun.js';
@@ -60,7 +60,7 @@ export async function scoreCasesLive(
       settingNames: { baseURL: '--base-url', model: '--model', apiKeyEnv: '--api-key-env' },
     });
   } catch (error) {
-    if (!isEvaluationError(error)) throw error;
+    if (!isDecisionModelError(error)) throw error;
     say(error.message);
     return { ok: false, code: 1 };
   }

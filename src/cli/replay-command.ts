@@ -1,9 +1,7 @@
-import { describeAction } from '../core/describe-action.js';
-import { DEFAULT_POLICY, type StopPolicy } from '../core/stop-policy.js';
-import { replayRun, summarizeReplays, type ReplayResult, type ReplaySummary } from '../replay/replay-run.js';
 import { formatRunTraceError, parseRunTrace, type RunTrace } from '../replay/run-trace.js';
-import { outcomeOf, replayRunWithPolicy, summarizePolicyReplays, type PolicyReplayResult, type PolicyReplaySummary } from '../replay/replay-run-with-policy.js';
+import { outcomeOf, replayRun, summarizeReplays, type ReplayResult, type ReplaySummary } from '../replay/replay-run.js';
 import { describeDecision } from '../core/policy/describe-decision.js';
+import { SEED_STOP_POLICY, seedStopPolicy } from '../core/policy/seed-stop-policy.js';
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { formatTable } from './format-table.js';
@@ -14,13 +12,14 @@ import { countNoun } from './count-noun.js';
 
 const HELP = `usage: stopwise replay [--policy policy.json] [--json] FILES_OR_FOLDERS...
 
-Walks each recorded run (JSON Lines, one step a line) through the stop policy,
-stops where the policy stops, and prints a table per run and a summary.
-A folder stands for the .jsonl files in it.
+Walks each recorded run (JSON Lines, one step a line) through a stop policy
+with the stop engine, stops where the policy stops, and prints a table per run
+and a summary. A folder stands for the .jsonl files in it.
 
 options:
   --policy FILE  a stop policy document (as calibrate --policy-out writes), or a
-                 JSON file with doneThreshold, midBandLow, maxSteps, stallRounds
+                 JSON file with some of doneThreshold, midBandLow, maxSteps and
+                 stallRounds for the seed preset (default: the seed preset)
   --json         print the results as JSON
   -h, --help     show this help
 
@@ -43,16 +42,14 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   }
   if (parsed.positionals.length === 0) throw new CliUsageError(`no recorded runs given\n\n${HELP}`);
 
-  let policy: StopPolicy = DEFAULT_POLICY;
-  let document: StopPolicyDocument | undefined;
+  let document: StopPolicyDocument = SEED_STOP_POLICY;
   if (parsed.values.policy !== undefined) {
     const loaded = await loadPolicyFile(parsed.values.policy, io.cwd);
     if (!loaded.ok) {
       io.stderr(`stopwise replay: ${loaded.message}\n`);
       return 1;
     }
-    if ('document' in loaded) document = loaded.document;
-    else policy = loaded.policy;
+    document = 'document' in loaded ? loaded.document : seedStopPolicy(loaded.numbers);
   }
 
   const { files, failures } = await expandInputPaths(parsed.positionals, io.cwd, ['.jsonl']);
@@ -71,32 +68,21 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
     }
     traces.push(trace.trace);
   }
-  if (document !== undefined) return replayDocument(traces, document, errors, parsed.values.json, io);
-  const results = traces.map((trace) => replayRun(trace, policy));
-
-  const summary = summarizeReplays(results);
-  if (parsed.values.json) {
-    io.stdout(`${JSON.stringify({ policy, runs: results, summary, errors }, null, 2)}\n`);
-  } else if (results.length > 0 || errors.length === 0) {
-    // nothing replayed because nothing could be read: the errors alone, not an empty summary before them
-    io.stdout(renderText(results, summary, policy));
-  }
-  for (const error of errors) io.stderr(`stopwise replay: ${error}\n`);
-  return errors.length === 0 ? 0 : 1;
+  return replayDocument(traces, document, errors, parsed.values.json, io);
 }
 
 function replayDocument(traces: readonly RunTrace[], policy: StopPolicyDocument, errors: string[], json: boolean, io: CliIo): number {
-  const results: PolicyReplayResult[] = [];
+  const results: ReplayResult[] = [];
   for (const trace of traces) {
     try {
-      results.push(replayRunWithPolicy(trace, policy));
+      results.push(replayRun(trace, policy));
     } catch (error) {
       // A policy that cannot decide a recorded step (a criterion it names is not in the trace) is this file's error.
       if (!(error instanceof TypeError)) throw error;
       errors.push(`${trace.source}: ${error.message}`);
     }
   }
-  const summary = summarizePolicyReplays(results);
+  const summary = summarizeReplays(results);
   if (json) {
     io.stdout(`${JSON.stringify({ policy, runs: results, summary, errors }, null, 2)}\n`);
   } else if (results.length > 0 || errors.length === 0) {
@@ -106,7 +92,7 @@ function replayDocument(traces: readonly RunTrace[], policy: StopPolicyDocument,
   return errors.length === 0 ? 0 : 1;
 }
 
-function renderDocumentText(results: readonly PolicyReplayResult[], summary: PolicyReplaySummary, policy: StopPolicyDocument): string {
+function renderDocumentText(results: readonly ReplayResult[], summary: ReplaySummary, policy: StopPolicyDocument): string {
   const out: string[] = [`policy: ${policy.name ?? 'unnamed'} (${countNoun(policy.rules.length, 'rule')}: ${policy.rules.map((rule) => rule.id).join(', ')})`, ''];
   for (const result of results) {
     out.push(`run ${result.source}${result.taskType === undefined ? '' : ` [${result.taskType}]`}`);
@@ -129,37 +115,6 @@ function renderDocumentText(results: readonly PolicyReplayResult[], summary: Pol
   out.push(`summary: ${summary.runs} run${summary.runs === 1 ? '' : 's'}`);
   out.push(formatTable(['outcome', 'reason', 'runs'], summary.byOutcome.map((entry) => [entry.outcome, entry.reason, String(entry.count)]), ['left', 'left', 'right']));
   if (summary.unfinished > 0) out.push(`${summary.unfinished} run${summary.unfinished === 1 ? '' : 's'} ended before the policy stopped`);
-  return `${out.join('\n')}\n`;
-}
-
-function renderText(results: readonly ReplayResult[], summary: ReplaySummary, policy: StopPolicy): string {
-  const out: string[] = [
-    `policy: done at >= ${policy.doneThreshold}, retry band [${policy.midBandLow}, ${policy.doneThreshold}), cap ${countNoun(policy.maxSteps, 'step')}, stall after ${countNoun(policy.stallRounds, 'identical step')}`,
-    '',
-  ];
-  for (const result of results) {
-    out.push(`run ${result.source}${result.taskType === undefined ? '' : ` [${result.taskType}]`}`);
-    if (result.task !== undefined) out.push(`task: ${result.task}`);
-    const rows = result.steps.map((step) => [
-      String(step.step),
-      formatTests(step.tests),
-      step.lowestCriterion === undefined ? '-' : `${step.lowestProbability.toFixed(2)} ${step.lowestCriterion}`,
-      step.action.action,
-      step.action.reason,
-    ]);
-    out.push(formatTable(['step', 'tests', 'lowest', 'action', 'reason'], rows, ['right']));
-    const ending =
-      result.endedBy === 'decision'
-        ? `=> ${describeAction(result.final)}`
-        : `=> the recording ended after ${countNoun(result.stepsRecorded, 'step')} while the policy still said retry (${result.final.reason})`;
-    out.push(ending, '');
-  }
-  out.push(`summary: ${summary.runs} run${summary.runs === 1 ? '' : 's'}`);
-  const rows = summary.byReason.map((entry) => [entry.action, entry.reason, String(entry.count)]);
-  out.push(formatTable(['action', 'reason', 'runs'], rows, ['left', 'left', 'right']));
-  if (summary.unfinished > 0) {
-    out.push(`${summary.unfinished} run${summary.unfinished === 1 ? '' : 's'} ended before the policy stopped (last action retry)`);
-  }
   return `${out.join('\n')}\n`;
 }
 

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { cutText } from '../core/cut-text.js';
 import { formatCost } from '../core/format-cost.js';
-import { STOP_EXITS } from '../core/stop-outcome.js';
+import { STOP_EXITS } from '../core/policy/stop-decision.js';
 import { formatLineError } from '../input/line-fields.js';
 import { formatWait } from '../report/format-wait.js';
 import { BUCKET_WIDTHS, type BucketWidth } from '../report/limit-share-alerts.js';

@@ -1,3 +1,8 @@
+import { budgetRules } from './policy/agent-loop-policy.js';
+import { decide } from './policy/decide.js';
+import { parseStopPolicy } from './policy/parse-stop-policy.js';
+import { STOP_POLICY_VERSION, type StopPolicyDocument } from './policy/stop-policy-document.js';
+import { initialStopState } from './policy/stop-state.js';
 /** Hard limits of a run; each is optional, and a limit is reached when usage is at or above it. */
 export interface BudgetLimits {
   readonly maxSteps?: number;
@@ -95,13 +100,32 @@ export function emptyUsage(): BudgetUsage {
 export function checkBudget(limits: BudgetLimits, usage: Partial<BudgetUsage>): BudgetCheck {
   assertLimits(limits);
   const counted = assertUsageFor(limits, usage);
-  for (const [key, limit] of LIMIT_ORDER) {
-    const max = limits[key];
-    if (max === undefined) continue;
-    const used = usedBy(key, counted);
-    if (used >= max) return { ok: false, limit, key, used, max };
+  const policy = budgetPolicy(limits);
+  const event = {
+    step: counted.steps,
+    elapsedMs: counted.wallClockMs,
+    usage: { inputTokens: counted.inputTokens, outputTokens: counted.outputTokens, cost: counted.cost, toolErrors: counted.toolErrors },
+  };
+  const { decision } = decide(policy, initialStopState(policy), event);
+  if (decision.kind !== 'stop') return { ok: true };
+  const key = decision.rule as keyof BudgetLimits;
+  const entry = LIMIT_ORDER.find(([name]) => name === key) as readonly [keyof BudgetLimits, BudgetLimitKind];
+  return { ok: false, limit: entry[1], key, used: usedBy(key, counted), max: limits[key] as number };
+}
+
+const policies = new Map<string, StopPolicyDocument>();
+
+/** The limits as a policy of their rules alone (`budgetRules`), made once per set of limits. */
+function budgetPolicy(limits: BudgetLimits): StopPolicyDocument {
+  const key = LIMIT_ORDER.map(([name]) => String(limits[name])).join('/');
+  let policy = policies.get(key);
+  if (policy === undefined) {
+    const rules = budgetRules(limits);
+    policy = parseStopPolicy({ version: STOP_POLICY_VERSION, name: 'budget', rules: rules.length > 0 ? rules : [{ id: 'within_budget', when: { always: true }, then: { kind: 'continue' } }] });
+    if (policies.size >= 64) policies.clear();
+    policies.set(key, policy);
   }
-  return { ok: true };
+  return policy;
 }
 
 /** What is left of each limit that is set; `usage` is checked as {@link checkBudget} checks it. */

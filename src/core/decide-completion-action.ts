@@ -1,37 +1,17 @@
-import { assertLoopState, type AgentLoopState } from './agent-loop-state.js';
-import type { CompletionAction, EvidenceAction } from './completion-action.js';
+import type { AgentLoopState } from './agent-loop-state.js';
+import type { CompletionAction } from './completion-action.js';
 import { lowestCriterion, type CriterionProbabilities } from './criterion-probabilities.js';
-import type { EvaluationContext } from './policy/compile-stop-policy.js';
-import { evaluateRules } from './policy/decide.js';
-import { seedTemplate } from './policy/seed-stop-policy.js';
-import { ZERO_TOTALS } from './policy/stop-state.js';
-import { notifyDecision } from './stop-observer.js';
+import { decide } from './policy/decide.js';
+import { seedStopPolicy } from './policy/seed-stop-policy.js';
 import { toCompletionAction } from './policy/to-completion-action.js';
-import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from './stop-policy.js';
+import { seedStep } from './seed-step.js';
+import { DEFAULT_POLICY, type StopPolicy } from './stop-policy.js';
 import { assertTestEvidence, type TestEvidence } from './test-evidence.js';
 
 /**
- * Rules 1 to 3 of the action table, which need no decision model: the step
- * cap, a stall, and "no tests ran". Returns the action when one of them fires
- * and `undefined` when the decision needs the criterion probabilities.
- *
- * @example
- * decideFromEvidence({ passed: false, failed: [], ran: 0 }, { step: 2, recentFingerprints: [] });
- * // { action: 'retry', reason: 'no_tests_ran', rule: 3, values: { step: 2, ran: 0 } }
- */
-export function decideFromEvidence(
-  tests: TestEvidence,
-  loop: AgentLoopState,
-  policy: StopPolicy = DEFAULT_POLICY,
-): EvidenceAction | undefined {
-  const action = evaluateSeed(tests, loop, undefined, policy);
-  return action === undefined ? undefined : (action as EvidenceAction);
-}
-
-/**
  * Decides what a loop does next from the criterion probabilities, the test
- * evidence and the loop state: the seed preset (`seedStopPolicy(policy)`) of
- * the stop engine, as a `CompletionAction`. First match wins:
+ * evidence and the loop state: `decide` with the seed preset
+ * (`seedStopPolicy(policy)`), as a `CompletionAction`. First match wins:
  *
  * 1. `step >= maxSteps`: hand off, `hard_cap`;
  * 2. the last `stallRounds` fingerprints are identical: hand off, `stalled`;
@@ -63,44 +43,15 @@ export function decideCompletionAction(
 ): CompletionAction {
   // Probabilities are checked first, as the table always did: a bad one throws whatever rule would fire.
   lowestCriterion(probabilities);
-  const action = evaluateSeed(tests, loop, probabilities, policy);
-  if (action === undefined) throw new TypeError('the seed preset could not decide with the probabilities given');
-  return action;
-}
-
-/**
- * The seed preset on one loop state, as a `CompletionAction`: `undefined`
- * when it needs probabilities it was not given (rules 4 to 8).
- */
-function evaluateSeed(
-  tests: TestEvidence,
-  loop: AgentLoopState,
-  probabilities: CriterionProbabilities | undefined,
-  policy: StopPolicy,
-): CompletionAction | undefined {
-  assertStopPolicy(policy);
   assertTestEvidence(tests);
-  assertLoopState(loop);
-  const result = evaluateRules(seedTemplate(), loopContext(loop, tests, probabilities, policy), false);
-  if ('pending' in result) return undefined;
-  notifyDecision(result.decision, loop.step, undefined, 'seed');
-  return toCompletionAction(result.decision, policy);
+  const document = seedStopPolicy(policy);
+  const { state, event } = seedStep(document, loop, tests, probabilities);
+  return withLoopFingerprint(toCompletionAction(decide(document, state, event).decision, policy), loop);
 }
 
-function loopContext(loop: AgentLoopState, tests: TestEvidence, probabilities: CriterionProbabilities | undefined, policy: StopPolicy): EvaluationContext {
-  return {
-    step: loop.step,
-    totals: ZERO_TOTALS,
-    elapsedMs: 0,
-    fingerprints: loop.recentFingerprints,
-    retries: 0,
-    tests,
-    probabilities,
-    signal: undefined,
-    verification: undefined,
-    checks: undefined,
-    human: undefined,
-    tree: undefined,
-    params: policy,
-  };
+/** A stall names the loop's own last fingerprint, as the caller gave it. */
+export function withLoopFingerprint(action: CompletionAction, loop: AgentLoopState): CompletionAction {
+  if (action.reason !== 'stalled') return action;
+  const last = loop.recentFingerprints[loop.recentFingerprints.length - 1];
+  return last === undefined || last === action.values.fingerprint ? action : { ...action, values: { ...action.values, fingerprint: last } };
 }

@@ -1,5 +1,5 @@
 import type { BudgetUsage } from './budget.js';
-import { STOP_EXITS, type StopExit } from './stop-outcome.js';
+import { STOP_EXITS, type StopExit } from './policy/stop-decision.js';
 
 /** The task type under which runs without one are counted. */
 export const DEFAULT_TASK_TYPE = 'default';

@@ -1,6 +1,7 @@
 import type { BudgetLimitKind } from './budget.js';
 import type { StopDecision } from './policy/stop-decision.js';
-import type { StopExit, StopOutcome } from './stop-outcome.js';
+import type { StopExit } from './policy/stop-decision.js';
+import type { StopOutcome } from './stop-outcome.js';
 
 /** Claude Agent SDK result `subtype`. */
 export type ClaudeAgentSdkSubtype =
@@ -131,7 +132,7 @@ const LIMIT_OF_MAX: readonly (readonly [string, BudgetLimitKind])[] = [
   ['maxOutputTokens', 'tokens'],
   ['maxTotalTokens', 'tokens'],
   ['maxCost', 'cost'],
-  ['maxJudgeCost', 'cost'],
+  ['maxDecisionModelCost', 'cost'],
   ['maxToolErrors', 'tool_errors'],
 ];
 

@@ -4,6 +4,9 @@ import type { TestEvidence } from './test-evidence.js';
 /** Length of every progress fingerprint, whatever the size of the output. */
 export const FINGERPRINT_LENGTH = 32;
 
+/** The longest fingerprint a state or an event may carry: a driver's own may be any short string, so the state stays small. */
+export const MAX_FINGERPRINT_LENGTH = 128;
+
 /**
  * A fixed-size digest (32 hex characters) of one step's progress: whether the
  * tests passed, the failed test names (order does not matter), how many ran,

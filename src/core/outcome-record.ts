@@ -1,4 +1,5 @@
-import { STOP_EXITS, type FailedOutcome, type StopOutcome } from './stop-outcome.js';
+import { STOP_EXITS } from './policy/stop-decision.js';
+import type { FailedOutcome, StopOutcome } from './stop-outcome.js';
 
 /** A `StopOutcome` as an outcomes file stores it: a failure without the thrown `cause`, which is not plain data. */
 export type RecordedOutcome = Exclude<StopOutcome, FailedOutcome> | Omit<FailedOutcome, 'cause'>;

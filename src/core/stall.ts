@@ -1,18 +1,33 @@
+import { decide } from './policy/decide.js';
+import { parseStopPolicy } from './policy/parse-stop-policy.js';
+import { STOP_POLICY_VERSION, type StopPolicyDocument } from './policy/stop-policy-document.js';
+import { seedStep } from './seed-step.js';
 import { STALL_ROUNDS } from './stop-policy.js';
+
+const documents = new Map<number, StopPolicyDocument>();
+const NO_TESTS = Object.freeze({ passed: false, failed: Object.freeze([]) as readonly string[], ran: 0 });
 
 /**
  * True when there are at least `window` fingerprints and the last `window` are
- * identical: the loop repeated itself without progress.
+ * identical: the loop repeated itself without progress. It is the seed's stall
+ * rule (`{ stall: { detector: 'identical_fingerprints', rounds: window } }`)
+ * decided by the engine.
  */
 export function isStalled(fingerprints: readonly string[], window: number = STALL_ROUNDS): boolean {
   assertWindow(window);
-  const count = fingerprints.length;
-  if (count < window) return false;
-  const last = fingerprints[count - 1];
-  for (let i = count - window; i < count - 1; i++) {
-    if (fingerprints[i] !== last) return false;
+  if (!Array.isArray(fingerprints)) throw new TypeError('fingerprints must be an array of strings');
+  let document = documents.get(window);
+  if (document === undefined) {
+    document = parseStopPolicy({
+      version: STOP_POLICY_VERSION,
+      name: 'stall',
+      rules: [{ id: 'stalled', when: { stall: { detector: 'identical_fingerprints', rounds: window } }, then: { kind: 'stop', exit: 'need_help', reason: 'stalled' } }],
+    });
+    if (documents.size >= 64) documents.clear();
+    documents.set(window, document);
   }
-  return true;
+  const { state, event } = seedStep(document, { step: 1, recentFingerprints: fingerprints.slice(-window) }, NO_TESTS);
+  return decide(document, state, event).decision.kind === 'stop';
 }
 
 /**
@@ -20,11 +35,7 @@ export function isStalled(fingerprints: readonly string[], window: number = STAL
  * fingerprints, so a long loop keeps O(window) memory. Pass the policy's
  * `stallRounds` as the window.
  */
-export function appendFingerprint(
-  recent: readonly string[],
-  fingerprint: string,
-  window: number = STALL_ROUNDS,
-): string[] {
+export function appendFingerprint(recent: readonly string[], fingerprint: string, window: number = STALL_ROUNDS): string[] {
   assertWindow(window);
   const keep = Math.max(0, Math.min(recent.length, window - 1));
   const next = recent.slice(recent.length - keep);

@@ -25,8 +25,8 @@ export interface StopRunEnd {
   readonly humanWaitsMs?: readonly number[];
 }
 
-/** One request to the decision model that answered, as the judge reports it (the usage as the client reported it, unchecked). */
-export interface JudgeCallNotice {
+/** One request to the decision model that answered, as the client reported it (the usage as the client reported it, unchecked). */
+export interface DecisionModelCallNotice {
   readonly model: string;
   readonly usage?: { readonly inputTokens?: unknown; readonly outputTokens?: unknown };
 }
@@ -41,7 +41,7 @@ export interface JudgeCallNotice {
  */
 export interface StopObserver {
   decision?(decision: StopDecision, step: number, totals: StopTotals | undefined, policy: string | undefined): void;
-  judgeCall?(call: JudgeCallNotice): void;
+  decisionModelCall?(call: DecisionModelCallNotice): void;
   runEnd?(end: StopRunEnd): void;
 }
 
@@ -70,7 +70,7 @@ function slot(): ObserverSlot {
  */
 export function setStopObserver(observer: StopObserver | undefined): StopObserver | undefined {
   if (observer !== undefined && (typeof observer !== 'object' || observer === null)) {
-    throw new TypeError('setStopObserver takes an object with decision, judgeCall and runEnd methods, or undefined');
+    throw new TypeError('setStopObserver takes an object with decision, decisionModelCall and runEnd methods, or undefined');
   }
   const current = slot();
   const previous = current.observer;
@@ -95,11 +95,11 @@ export function notifyDecision(decision: StopDecision, step: number, totals?: St
 }
 
 /** Tells the observer about a request to the decision model. */
-export function notifyJudgeCall(call: JudgeCallNotice): void {
+export function notifyDecisionModelCall(call: DecisionModelCallNotice): void {
   const observer = (globalThis as Holder)[SLOT]?.observer;
-  if (observer?.judgeCall === undefined) return;
+  if (observer?.decisionModelCall === undefined) return;
   try {
-    observer.judgeCall(call);
+    observer.decisionModelCall(call);
   } catch {
     // An observer never changes a decision.
   }

@@ -1,13 +1,8 @@
 import type { BudgetLimitKind, BudgetLimits, BudgetUsage } from './budget.js';
 import type { FinishSignal } from './finish-signal.js';
-import type { LoopStop } from './loop-stop.js';
 import type { StopDecision } from './policy/stop-decision.js';
 
-/** The five ways a run ends. */
-export const STOP_EXITS = ['success', 'limit', 'gave_up', 'need_help', 'failed'] as const;
-
-/** One of {@link STOP_EXITS}. */
-export type StopExit = (typeof STOP_EXITS)[number];
+import type { StopExit } from './policy/stop-decision.js';
 
 /** Code's answer to a `done` claim: confirmed, or the criteria that are not met yet. */
 export type Verification = { readonly ok: true } | { readonly ok: false; readonly unmet: readonly string[] };
@@ -35,7 +30,8 @@ export interface TurnRecord {
   readonly usage: TurnUsage;
   readonly wrapUp: boolean;
   readonly signal?: FinishSignal;
-  readonly halt?: LoopStop;
+  /** What the provider said of the turn's generation, when it did not end normally. */
+  readonly provider?: 'token_limit' | 'step_limit' | 'failed';
   readonly verification?: Verification;
   readonly human?: HumanExchange;
   readonly error?: string;
@@ -59,8 +55,7 @@ export interface OutcomeBase {
   /**
    * The stop policy's decision that ended the run, with the rule that fired
    * and the values it compared. Absent when no rule decided: a run that ended
-   * before its first turn, on a provider's halt (`failed`, or a limit with
-   * `source: 'provider'`), on an exception or an abort.
+   * on an exception or an abort.
    */
   readonly decision?: StopDecision;
 }
@@ -72,9 +67,9 @@ export interface SuccessOutcome extends OutcomeBase {
 }
 
 /**
- * A limit was reached: by stopwise's own budget check before a turn
- * (`source: 'budget'`, `key` names the limit field) or reported by the provider
- * for one generation (`source: 'provider'`, `max` is then `null`).
+ * A limit was reached: one of the run's own limits (`source: 'budget'`, `key`
+ * names the limit field), or the provider's own for one generation
+ * (`source: 'provider'`, `max` is then `null`).
  * `finalAnswer` is the text of the last turn when it was a wrap-up turn.
  */
 export interface LimitOutcome extends OutcomeBase {
@@ -101,7 +96,7 @@ export interface NeedHelpOutcome extends OutcomeBase {
 }
 
 /** Where an unexpected error came from. */
-export type FailurePhase = 'turn' | 'verify' | 'askHuman' | 'evaluateCriteria';
+export type FailurePhase = 'turn' | 'verify' | 'askHuman' | 'decisionModel';
 
 /** An error as plain data. */
 export interface OutcomeError {

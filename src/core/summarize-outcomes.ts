@@ -1,5 +1,5 @@
 import { groupRunsByTaskType, type EvaluatedRun } from './evaluated-run.js';
-import { STOP_EXITS, type StopExit } from './stop-outcome.js';
+import { STOP_EXITS, type StopExit } from './policy/stop-decision.js';
 
 /** How the runs of one task type ended. Rates are shares from 0 to 1, `null` when nothing to base them on. */
 export interface OutcomeSummary {

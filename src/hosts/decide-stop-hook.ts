@@ -1,115 +1,75 @@
-import { assertLoopState, type AgentLoopState } from '../core/agent-loop-state.js';
-import type { EvaluationContext } from '../core/policy/compile-stop-policy.js';
-import { evaluateRules } from '../core/policy/decide.js';
-import { hookTemplate } from '../core/policy/hook-stop-policy.js';
-import { ZERO_TOTALS } from '../core/policy/stop-state.js';
+import type { AgentLoopState } from '../core/agent-loop-state.js';
+import { decide } from '../core/policy/decide.js';
+import type { StopEvent } from '../core/policy/stop-event.js';
+import { seedStep } from '../core/seed-step.js';
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import { assertTestEvidence, type TestEvidence } from '../core/test-evidence.js';
-import { isStopEventName } from './hook-host.js';
-import { hostSignalsReentry, type StopHookInput } from './stop-hook-input.js';
-import type { StopHookCheck, StopHookDecision, StopHookHandoff } from './stop-hook-decision.js';
-import { toStopHookDecision, type StopHookFacts } from './to-stop-hook-decision.js';
+import { contextOf, encodedStop, hookPolicy } from './answer-stop.js';
+import { HOSTS } from './host.js';
+import type { StopwiseConfig } from './stopwise-config.js';
 
-export { HUMAN_REVIEW_NOTE } from './to-stop-hook-decision.js';
-export { isStopHookBlock } from './stop-hook-decision.js';
-export type { StopHookBlock, StopHookCheck, StopHookDecision, StopHookHandoff } from './stop-hook-decision.js';
+/** A stop hook's stdin as the seed reads it (Claude Code `Stop`); every field optional, unknown ones ignored. */
+export interface StopHookInput {
+  readonly hook_event_name?: string;
+  readonly stop_hook_active?: boolean;
+  readonly last_assistant_message?: string;
+  readonly [field: string]: unknown;
+}
 
-/** What the stateless table cannot know on its own. */
+/** What the stateless hook cannot know on its own. */
 export interface DecideStopHookOptions {
-  /**
-   * Whether this stop attempt re-enters after a block. Defaults to what the
-   * host says (`stop_hook_active`, or Cursor's `loop_count` above zero); the
-   * `stopwise hook` command passes its own count of blocks instead.
-   */
+  /** Whether this attempt re-enters after a block; defaults to the host's `stop_hook_active`. */
   readonly reEntered?: boolean;
-  /** The stop attempts so far: with it, the step cap and a stall hand off first (rules 1 and 2). */
+  /** The stop attempts so far, this one included: with it, the step cap and a stall hand off first. */
   readonly loop?: AgentLoopState;
+  /** The numbers of the hook preset (`policy` of the configuration). */
   readonly policy?: StopPolicy;
+  /** The rest of the configuration the hook decides with: a policy document, `maxConsecutiveBlocks`, the task and acceptance. */
+  readonly config?: Partial<Pick<StopwiseConfig, 'stopPolicy' | 'maxConsecutiveBlocks' | 'task' | 'acceptance' | 'taskType'>>;
 }
 
 /**
- * The stop hook's decision table: given the hook input, what the decision
- * model said (or `undefined` when it was not asked, or an `Error` when it
- * could not be), and the test evidence, block the stop with a reason for the
- * agent, hand off with a message for the person, or allow it (`undefined`).
- * Failing or missing tests block once and then hand off; a decision model
- * that is down never turns a failure into a stop, and never blocks on its own.
- * It is the hook preset (`hookStopPolicy(policy)`) of the stop engine, as the
- * hook's answer (`toStopHookDecision`); the model's probabilities are read
- * against the policy's done threshold.
+ * The Claude Code stop hook's answer to one stop, decided and worded as
+ * `stopwise hook claude-code` does with the same configuration, without its
+ * state file: given the hook input, what the decision model said (`undefined`
+ * when it was not asked, an `Error` when it could not be) and the test
+ * evidence, block the stop with a reason for the agent (`decision: "block"`),
+ * hand off with a line for the person (`systemMessage`), or allow it
+ * (`undefined`). Failing or missing tests block once and then hand off; a
+ * decision model that is down never turns a failure into a stop.
  *
  * @example
  * decideStopHook({ hook_event_name: 'Stop', stop_hook_active: false }, undefined, { passed: false, failed: ['auth > login'], ran: 12 });
- * // { decision: 'block', reason: '1 test failed: auth > login. Fix it and run the tests again before you stop.' }
+ * // { decision: 'block', reason: '1 test failed: auth > login. Fix it and run the tests again before you finish.' }
  */
 export function decideStopHook(
   input: StopHookInput,
-  checked: StopHookCheck,
+  checked: { readonly probabilities: Readonly<Record<string, number>> } | Error | undefined,
   tests: TestEvidence,
   options: DecideStopHookOptions = {},
-): StopHookDecision {
-  if (input.hook_event_name !== undefined && !isStopEventName(input.hook_event_name)) return undefined;
+): { readonly decision?: 'block'; readonly reason?: string; readonly systemMessage?: string } | undefined {
+  if (typeof input !== 'object' || input === null) throw new TypeError('the stop hook input must be an object');
+  if (input.hook_event_name !== undefined && input.hook_event_name !== 'Stop' && input.hook_event_name !== 'SubagentStop') return undefined;
   assertTestEvidence(tests);
-  const policy = options.policy ?? DEFAULT_POLICY;
-  assertStopPolicy(policy);
-  if (options.loop !== undefined) assertLoopState(options.loop);
-  const reEntered = options.reEntered ?? hostSignalsReentry(input);
-  const result = evaluateHookTable(tests, checked, options.loop, reEntered, policy);
-  // Every judgement is given (probabilities, or why there are none), so the table always decides.
-  if ('pending' in result) throw new TypeError(`the hook preset could not decide: rule "${result.pending}" is waiting for the decision model`);
-  return toStopHookDecision(result.decision, factsOf(tests, checked));
-}
-
-/**
- * The hook preset on one attempt, stateless: `checked` is the decision
- * model's answer, or `'not asked'` to learn whether the rules need it
- * (`pending`). `reEntered` stands for the blocks in a row before it.
- */
-export function evaluateHookTable(
-  tests: TestEvidence,
-  checked: StopHookCheck | 'not asked',
-  loop: AgentLoopState | undefined,
-  reEntered: boolean,
-  policy: StopPolicy,
-): ReturnType<typeof evaluateRules> {
-  return evaluateRules(hookTemplate(), hookContext(tests, checked, loop, reEntered, policy), false);
-}
-
-/**
- * Rules 1 and 2 of the hook preset: the hand-off when the attempts so far
- * reach the step cap or stall, `undefined` when neither does.
- */
-export function stopLimitHandoff(tests: TestEvidence, loop: AgentLoopState, policy: StopPolicy): StopHookHandoff | undefined {
-  assertTestEvidence(tests);
-  assertLoopState(loop);
-  assertStopPolicy(policy);
-  const result = evaluateHookTable(tests, undefined, loop, false, policy);
-  if ('pending' in result || (result.decision.rule !== 'hard_cap' && result.decision.rule !== 'stalled')) return undefined;
-  return toStopHookDecision(result.decision, { tests }) as StopHookHandoff;
-}
-
-/** The facts a stop hook's answer reads, from the decision model's answer. */
-export function factsOf(tests: TestEvidence, checked: StopHookCheck): StopHookFacts {
-  if (checked === undefined) return { tests };
-  if (checked instanceof Error) return { tests, modelError: checked };
-  return { tests, probabilities: checked.probabilities };
-}
-
-function hookContext(tests: TestEvidence, checked: StopHookCheck | 'not asked', loop: AgentLoopState | undefined, reEntered: boolean, policy: StopPolicy): EvaluationContext {
-  return {
-    step: loop?.step ?? 0,
-    totals: ZERO_TOTALS,
-    elapsedMs: 0,
-    fingerprints: loop?.recentFingerprints ?? [],
-    retries: reEntered ? 1 : 0,
-    tests,
-    probabilities: checked === undefined || checked === 'not asked' || checked instanceof Error ? undefined : checked.probabilities,
-    judge: checked === undefined ? 'none' : checked instanceof Error ? 'unavailable' : undefined,
-    signal: undefined,
-    verification: undefined,
-    checks: undefined,
-    human: undefined,
-    tree: undefined,
-    params: policy,
+  const numbers = options.policy ?? DEFAULT_POLICY;
+  assertStopPolicy(numbers);
+  const config = { policy: numbers, maxConsecutiveBlocks: options.config?.maxConsecutiveBlocks ?? 1, ...(options.config?.stopPolicy === undefined ? {} : { stopPolicy: options.config.stopPolicy }) };
+  const host = HOSTS['claude-code'];
+  const cap = host.blockCap({}, undefined);
+  const policy = hookPolicy(config, cap);
+  const loop = options.loop ?? { step: 0, recentFingerprints: [] };
+  const { state, event } = seedStep(policy, loop, tests);
+  const reEntered = options.reEntered ?? input.stop_hook_active === true;
+  const judged: Partial<StopEvent> =
+    checked === undefined ? { decisionModel: 'none' } : checked instanceof Error ? { decisionModel: 'unavailable' } : { probabilities: checked.probabilities };
+  const stopEvent: StopEvent = {
+    ...event,
+    ...judged,
+    ...(reEntered ? { reentered: true } : {}),
+    ...(options.config?.taskType === undefined ? {} : { taskType: options.config.taskType }),
   };
+  const { decision } = decide(policy, state, stopEvent);
+  const warning = checked instanceof Error && decision.kind === 'retry' ? { warning: `stopwise: the decision model could not be asked (${checked.message}); the tests decided on their own.` } : {};
+  const encoded = host.encodeStop(encodedStop({ decision, ...contextOf(decision, { task: options.config?.task ?? '', acceptance: options.config?.acceptance ?? [] }), ...warning }, host, cap));
+  return encoded.stdout as { readonly decision?: 'block'; readonly reason?: string; readonly systemMessage?: string } | undefined;
 }

@@ -1,9 +1,9 @@
-import { MAX_TIMEOUT_MS } from './stopwise-config-defaults.js';
+import { MAX_TIMEOUT_MS } from './stopwise-config.js';
 
 /** The two timeouts of a configuration that the deadline is made of. */
 export interface HookTimeouts {
   readonly tests: { readonly timeoutMs: number };
-  readonly judge: { readonly timeoutMs: number };
+  readonly decisionModel: { readonly timeoutMs: number };
 }
 
 /** What the hook's deadline adds to the tests and two decision-model requests: start-up, the lock wait, the state, the answer. */
@@ -15,10 +15,10 @@ export const HOST_TIMEOUT_MARGIN_MS = 10_000;
 
 /**
  * How long one stop hook invocation may take, counted from its process start:
- * `tests.timeoutMs + 2 × judge.timeoutMs + 20 s` (at most 2^31 − 1 ms).
+ * `tests.timeoutMs + 2 × decisionModel.timeoutMs + 20 s` (at most 2^31 − 1 ms).
  */
 export function stopHookDeadlineMs(config: HookTimeouts): number {
-  return Math.min(MAX_TIMEOUT_MS, config.tests.timeoutMs + 2 * config.judge.timeoutMs + HOOK_DEADLINE_SLACK_MS);
+  return Math.min(MAX_TIMEOUT_MS, config.tests.timeoutMs + 2 * config.decisionModel.timeoutMs + HOOK_DEADLINE_SLACK_MS);
 }
 
 /** The host timeout `stopwise init` writes, in seconds: the hook's deadline plus 10 s. */

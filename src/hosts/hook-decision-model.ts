@@ -1,26 +1,25 @@
 import type { TestEvidence } from '../core/test-evidence.js';
-import type { CompletionCheckInput } from '../judge/check-completion.js';
-import type { ConfiguredClient, DecisionModelConfig } from '../judge/create-configured-client.js';
-import { DEFAULT_JUDGE_TIMEOUT_MS } from './stopwise-config-defaults.js';
-import type { StopwiseConfig } from './stopwise-config.js';
+import type { CompletionCheckInput } from '../decision-model/check-completion.js';
+import type { ConfiguredClient, DecisionModelConfig } from '../decision-model/create-configured-client.js';
+import { DEFAULT_DECISION_MODEL_TIMEOUT_MS, type StopwiseConfig } from './stopwise-config.js';
 
 /** Retries per request: a stop hook has its host's timeout to keep, so one retry, not the clients' default two. */
 const HOOK_MAX_RETRIES = 1;
 
 /**
- * The client `judge` configures, as the stop hook makes it: one retry, no
+ * The client `decisionModel` configures, as the stop hook makes it: one retry, no
  * wait longer than one request may take, messages naming the configuration's
  * keys. A configuration that cannot make one comes back as the `Error` (never
  * thrown: for the hook, that model is down).
  */
-export async function createHookClient(judge: DecisionModelConfig, env: NodeJS.ProcessEnv): Promise<ConfiguredClient | Error> {
-  const { createConfiguredClient } = await import('../judge/create-configured-client.js');
+export async function createHookClient(settings: DecisionModelConfig, env: NodeJS.ProcessEnv): Promise<ConfiguredClient | Error> {
+  const { createConfiguredClient } = await import('../decision-model/create-configured-client.js');
   try {
-    return await createConfiguredClient(judge, {
+    return await createConfiguredClient(settings, {
       env,
-      settingNames: { baseURL: 'judge.baseURL', model: 'judge.model', apiKeyEnv: 'judge.apiKeyEnv' },
+      settingNames: { baseURL: 'decisionModel.baseURL', model: 'decisionModel.model', apiKeyEnv: 'decisionModel.apiKeyEnv' },
       // a server asking to wait longer than one request may take is not waited for: the hook has a deadline to keep
-      http: { maxRetries: HOOK_MAX_RETRIES, retryTiming: { maxRetryAfterMs: judge.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS } },
+      http: { maxRetries: HOOK_MAX_RETRIES, retryTiming: { maxRetryAfterMs: settings.timeoutMs ?? DEFAULT_DECISION_MODEL_TIMEOUT_MS } },
     });
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));

@@ -1,21 +1,81 @@
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod/mini';
-import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
-import { isStopPolicyDocumentShape, parseStopPolicyAt, policyTaskTypes } from '../core/policy/stop-policy-shape.js';
-import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import { describeValue } from '../core/describe-value.js';
-import { nearestName } from '../core/nearest-name.js';
+import { isStopPolicyDocumentShape, parseStopPolicy } from '../core/policy/parse-stop-policy.js';
+import { stopPolicySchema, type StopPolicyDocument } from '../core/policy/stop-policy-document.js';
+import { policyTaskTypes } from '../core/policy/policy-task-types.js';
+import { schemaProblems, formatSchemaProblems, type SchemaProblem } from '../core/schema-issues.js';
+import { DEFAULT_POLICY, createStopPolicy, stopPolicyNumbersSchema, type StopPolicy } from '../core/stop-policy.js';
+import { stallOptionsInputSchema } from '../core/stall-detection/stall-options.js';
+import { loadPolicyFile } from '../input/load-policy-file.js';
+import { readJsonFile } from '../input/read-json-file.js';
 import type { TestReportOptions } from '../evidence/run-tests.js';
-import { parseToolGuardOptions, type ToolGuardOptions } from './tool-guard-options.js';
-import { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_STATE_DIR, DEFAULT_TEST_TIMEOUT_MS, MAX_TIMEOUT_MS } from './stopwise-config-defaults.js';
+import { resolveToolGuardOptions, type ToolGuardOptions } from './tool-guard.js';
 
-export { CONFIG_FILE_NAME, DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_STATE_DIR, DEFAULT_TEST_TIMEOUT_MS, MAX_TIMEOUT_MS };
+/** The name of the configuration file the hook looks for. */
+export const CONFIG_FILE_NAME = 'stopwise.config.json';
+/** Default time the test command may take. */
+export const DEFAULT_TEST_TIMEOUT_MS = 240_000;
+/** Default time one decision-model request may take. */
+export const DEFAULT_DECISION_MODEL_TIMEOUT_MS = 30_000;
+/** Default state folder, relative to the project. */
+export const DEFAULT_STATE_DIR = '.stopwise/state';
+/** The default outcomes file `init` writes, relative to the project. */
+export const DEFAULT_OUTCOMES_FILE = '.stopwise/outcomes.jsonl';
+/** The longest timeout a configuration may set: 2^31 - 1 ms (about 24.8 days), the longest timer Node can run. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+/** The largest configuration file read; anything bigger is refused as invalid. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+const nonEmpty = () => z.string().check(z.minLength(1));
+const timeoutMs = () => z.int().check(z.positive(), z.maximum(MAX_TIMEOUT_MS));
+
+/** The tool guard's settings: on or off, its ladder, and the stall detector's options (over the default tool identities). */
+export const toolGuardSchema = z.strictObject({
+  enabled: z.exactOptional(z.boolean()),
+  ladder: z.exactOptional(
+    z.strictObject({
+      nudges: z.exactOptional(z.int().check(z.minimum(0), z.maximum(100))),
+      refusals: z.exactOptional(z.int().check(z.minimum(0), z.maximum(100))),
+      handOff: z.exactOptional(z.boolean()),
+    }),
+  ),
+  stall: z.exactOptional(stallOptionsInputSchema),
+});
+
+/** The decision model the hook asks: none, a client stopwise builds, its address and model, the variable holding the key. */
+const decisionModelSchema = z.strictObject({
+  client: z.enum(['none', 'system-one', 'openai-compatible']),
+  baseURL: z.exactOptional(z.url({ protocol: /^https?$/ })),
+  model: z.exactOptional(nonEmpty()),
+  apiKeyEnv: z.exactOptional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be the name of an environment variable (letters, digits and underscores), not the key itself' }))),
+  timeoutMs: z.exactOptional(timeoutMs()),
+});
 
 /**
- * Where the hook reads the test result: a report format the test command
- * writes, or `'exit-code'`, no report at all (weaker evidence: exit 0 is one
- * passing check, anything else one failing check named after the command).
+ * `stopwise.config.json`: the one definition. The hook, `init` and `doctor`
+ * read it with this schema, and `schemas/stopwise-config.schema.json` is
+ * generated from it.
  */
-export type TestReportFormat = TestReportOptions['format'];
+export const stopwiseConfigSchema = z.strictObject({
+  $schema: z.exactOptional(z.string()),
+  task: z.exactOptional(z.string()),
+  acceptance: z.exactOptional(z.array(nonEmpty())),
+  tests: z.strictObject({
+    command: nonEmpty(),
+    args: z.exactOptional(z.array(z.string())),
+    report: z.exactOptional(z.strictObject({ format: z.enum(['junit', 'tap', 'vitest-json', 'jest-json', 'exit-code']), path: z.exactOptional(nonEmpty()) })),
+    timeoutMs: z.exactOptional(timeoutMs()),
+  }),
+  decisionModel: z.exactOptional(decisionModelSchema),
+  policy: z.exactOptional(z.union([nonEmpty(), stopPolicyNumbersSchema, stopPolicySchema])),
+  taskType: z.exactOptional(nonEmpty()),
+  maxConsecutiveBlocks: z.exactOptional(z.int().check(z.positive())),
+  stateDir: z.exactOptional(nonEmpty()),
+  outcomesFile: z.exactOptional(nonEmpty()),
+  toolGuard: z.exactOptional(toolGuardSchema),
+});
 
 /** How the hook runs the project's tests. */
 export interface TestCommandConfig {
@@ -27,169 +87,82 @@ export interface TestCommandConfig {
   readonly timeoutMs: number;
 }
 
-/** Which decision model the hook asks, if any. */
-export interface JudgeConfig {
-  readonly client: 'none' | 'system-one' | 'openai-compatible';
-  readonly baseURL?: string;
-  readonly model?: string;
-  /** The environment variable that holds the API key; the key itself is never in the file. */
-  readonly apiKeyEnv?: string;
-  readonly timeoutMs: number;
-}
-
 /** A validated `stopwise.config.json` with every default filled in. */
 export interface StopwiseConfig {
   readonly task: string;
   readonly acceptance: readonly string[];
   readonly tests: TestCommandConfig;
-  readonly judge: JudgeConfig;
-  /** The policy: inline, or (after `loadStopwiseConfig`) read from `policyFile`; the defaults until then. */
+  readonly decisionModel: {
+    readonly client: 'none' | 'system-one' | 'openai-compatible';
+    readonly baseURL?: string;
+    readonly model?: string;
+    /** The environment variable that holds the API key; the key itself is never in the file. */
+    readonly apiKeyEnv?: string;
+    readonly timeoutMs: number;
+  };
+  /** The numbers of the hook preset (the defaults when the policy is a document). */
   readonly policy: StopPolicy;
-  /**
-   * A stop policy document the hook decides with instead of the hook preset
-   * (`policy` holds one inline, an object with `version` and `rules`, or names
-   * a file that holds one); `policy` then keeps the defaults.
-   */
+  /** A stop policy document the hook decides with instead of the hook preset: inline, or read from `policyFile`. */
   readonly stopPolicy?: StopPolicyDocument;
-  /** The policy file `policy` names, as written (relative to the folder that holds the configuration). */
+  /** The policy file `policy` names, relative to the folder that holds the configuration. */
   readonly policyFile?: string;
-  /** The task type whose `byTaskType` entry of `policyFile` is the policy. */
+  /** The kind of task the project's runs are, for `taskType` conditions and the outcome records. */
   readonly taskType?: string;
   readonly maxConsecutiveBlocks: number;
   /** The state folder, relative to the folder that holds the configuration file. */
   readonly stateDir: string;
-  /** The tool guard of the tool hooks (`toolGuard`); absent: its defaults (see `parseToolGuardOptions`). */
-  readonly toolGuard?: ToolGuardOptions;
   /** The outcomes file each stop the hook lets through or hands off is appended to (relative like `stateDir`); none when absent. */
   readonly outcomesFile?: string;
+  readonly toolGuard: ToolGuardOptions;
 }
 
-const nonEmpty = () => z.string().check(z.minLength(1));
-const positiveInt = () => z.int().check(z.positive());
-// Node clamps a longer timer to 1 ms (with a TimeoutOverflowWarning): the command would be killed at once.
-const timeoutMs = () => z.int().check(z.positive(), z.maximum(MAX_TIMEOUT_MS));
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SECRET_KEY = /^(api[_-]?key|key|token|secret|password|authorization|bearer)$/i;
-
-const schema = z.strictObject({
-  $schema: z.optional(z.string()),
-  task: z.optional(z.string()),
-  acceptance: z.optional(z.array(nonEmpty())),
-  tests: z.strictObject({
-    command: nonEmpty(),
-    args: z.optional(z.array(z.string())),
-    report: z.optional(
-      z.strictObject({
-        format: z.enum(['junit', 'tap', 'vitest-json', 'jest-json', 'exit-code']),
-        path: z.optional(nonEmpty()),
-      }),
-    ),
-    timeoutMs: z.optional(timeoutMs()),
-  }),
-  judge: z.optional(
-    z.strictObject({
-      client: z.enum(['none', 'system-one', 'openai-compatible']),
-      baseURL: z.optional(z.url({ protocol: /^https?$/ })),
-      model: z.optional(nonEmpty()),
-      apiKeyEnv: z.optional(z.string().check(z.regex(ENV_NAME))),
-      timeoutMs: z.optional(timeoutMs()),
-    }),
-  ),
-  policy: z.optional(
-    z.strictObject({
-      doneThreshold: z.optional(z.number()),
-      midBandLow: z.optional(z.number()),
-      maxSteps: z.optional(z.number()),
-      stallRounds: z.optional(z.number()),
-    }),
-  ),
-  taskType: z.optional(nonEmpty()),
-  maxConsecutiveBlocks: z.optional(positiveInt()),
-  stateDir: z.optional(nonEmpty()),
-  // Checked by parseToolGuardOptions, which the plain reader shares.
-  toolGuard: z.optional(z.unknown()),
-  outcomesFile: z.optional(nonEmpty()),
-});
 
 /**
  * Validates the parsed contents of `stopwise.config.json` and fills in the
- * defaults. Never throws: a problem comes back as a message that names the
- * key (`tests.command: expected a non-empty string, got 42`), one problem a
- * line. An API key written in the file is refused. A `policy` that is a path
- * is kept as `policyFile` (with `taskType`) for `loadStopwiseConfig` to read.
+ * defaults. Never throws: every problem comes back at once, one a line, each
+ * naming the key and, for a misspelt one, the nearest known key. An API key
+ * written in the file is refused. A `policy` that is a path is kept as
+ * `policyFile` for `loadStopwiseConfig` to read.
  *
  * @example
  * parseStopwiseConfig({ tests: { command: 'npm', args: ['test'] } });
- * // { ok: true, config: { task: '', acceptance: [], tests: { command: 'npm', args: ['test'], timeoutMs: 240000 }, judge: { client: 'none', ... }, ... } }
+ * // { ok: true, config: { task: '', acceptance: [], tests: { command: 'npm', args: ['test'], timeoutMs: 240000 }, ... } }
  */
-export function parseStopwiseConfig(
-  value: unknown,
-): { readonly ok: true; readonly config: StopwiseConfig } | { readonly ok: false; readonly message: string } {
+export function parseStopwiseConfig(value: unknown): { readonly ok: true; readonly config: StopwiseConfig } | { readonly ok: false; readonly message: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, message: `the configuration must be a JSON object, got ${describeValue(value)}` };
   }
-  const secrets = findSecretKeys(value as Record<string, unknown>);
+  const record = value as Record<string, unknown>;
+  const secrets = secretKeys(record);
   if (secrets.length > 0) {
     return {
       ok: false,
-      message: secrets
-        .map((key) => `${key}: an API key is never written in ${CONFIG_FILE_NAME}; keep it in an environment variable and put that variable's name in judge.apiKeyEnv`)
-        .join('\n'),
+      message: secrets.map((key) => `${key}: an API key is never written in ${CONFIG_FILE_NAME}; keep it in an environment variable and put that variable's name in decisionModel.apiKeyEnv`).join('\n'),
     };
   }
-  // A string `policy` names a policy file, and an object with `rules` is a stop policy document: the schema checks
-  // the inline numbers only.
-  const { policy: policyValue, ...rest } = value as Record<string, unknown>;
-  const policyFile = typeof policyValue === 'string' ? policyValue : undefined;
-  let stopPolicy: StopPolicyDocument | undefined;
-  if (isStopPolicyDocumentShape(policyValue)) {
-    const parsedPolicy = parseStopPolicyAt('policy', policyValue);
-    if (!parsedPolicy.ok) return { ok: false, message: parsedPolicy.message };
-    stopPolicy = parsedPolicy.policy;
-  }
-  const early: string[] = [];
-  if (policyFile === '') early.push('policy: must not be empty');
-  else if (policyValue !== undefined && policyFile === undefined && (typeof policyValue !== 'object' || policyValue === null || Array.isArray(policyValue))) {
-    early.push(`policy: expected a policy object or the path of a policy file, got ${describeValue(policyValue)}`);
-  }
-  const parsed = schema.safeParse(policyFile === undefined && stopPolicy === undefined && early.length === 0 ? value : rest, { reportInput: true });
-  if (!parsed.success || early.length > 0) {
-    return { ok: false, message: [...early, ...(parsed.success ? [] : parsed.error.issues.map(formatIssue))].join('\n') };
-  }
+  const parsed = stopwiseConfigSchema.safeParse(record, { reportInput: true });
+  if (!parsed.success) return { ok: false, message: formatSchemaProblems(schemaProblems(stopwiseConfigSchema, parsed.error.issues, record)) };
   const data = parsed.data;
-
-  const problems: string[] = [];
-  let policy: StopPolicy | undefined;
-  try {
-    policy = createStopPolicy((data.policy ?? {}) as Partial<StopPolicy>);
-  } catch (error) {
-    problems.push((error as Error).message);
-  }
-  if (data.taskType !== undefined && policyFile === undefined && stopPolicy === undefined) {
-    problems.push('taskType: needs "policy" to name a policy file written by `stopwise calibrate --policy-out` (the task type picks its "byTaskType" entry)');
-  }
-  if (data.taskType !== undefined && stopPolicy !== undefined) {
-    const known = policyTaskTypes(stopPolicy);
-    if (!known.includes(data.taskType)) {
-      problems.push(`taskType: no rule of the policy reads task type "${data.taskType}" (a { "taskType": ... } condition); it has ${known.length === 0 ? 'none' : known.join(', ')}`);
-    }
-  }
-  const judge = data.judge ?? { client: 'none' as const };
+  const problems: SchemaProblem[] = [];
+  const model = data.decisionModel ?? { client: 'none' as const };
   const task = data.task?.trim() ?? '';
-  if (judge.client !== 'none' && task === '') {
-    problems.push(`task: required when judge.client is "${judge.client}" (the decision model judges the output against it)`);
+  if (model.client !== 'none' && task === '') problems.push({ path: 'task', message: `required when decisionModel.client is "${model.client}" (the decision model judges the output against it)` });
+  if (model.client === 'openai-compatible') {
+    if (model.baseURL === undefined) problems.push({ path: 'decisionModel.baseURL', message: 'required when decisionModel.client is "openai-compatible"' });
+    if (model.model === undefined) problems.push({ path: 'decisionModel.model', message: 'required when decisionModel.client is "openai-compatible"' });
   }
   if (data.tests.report?.format === 'exit-code' && data.tests.report.path !== undefined) {
-    problems.push('tests.report.path: not used with format "exit-code" (no report is read: the exit code alone decides)');
+    problems.push({ path: 'tests.report.path', message: 'not used with format "exit-code" (no report is read: the exit code alone decides)' });
   }
-  if (judge.client === 'openai-compatible') {
-    if (judge.baseURL === undefined) problems.push('judge.baseURL: required when judge.client is "openai-compatible"');
-    if (judge.model === undefined) problems.push('judge.model: required when judge.client is "openai-compatible"');
+  const policy = data.policy;
+  const policyFile = typeof policy === 'string' ? policy : undefined;
+  const stopPolicy = isStopPolicyDocumentShape(policy) ? parseStopPolicy(policy) : undefined;
+  if (data.taskType !== undefined && stopPolicy !== undefined) {
+    const known = policyTaskTypes(stopPolicy);
+    if (!known.includes(data.taskType)) problems.push({ path: 'taskType', message: `no rule of the policy reads task type "${data.taskType}" (a { "taskType": ... } condition); it has ${known.length === 0 ? 'none' : known.join(', ')}` });
   }
-  const toolGuard = parseToolGuardOptions(data.toolGuard);
-  if (!toolGuard.ok) problems.push(toolGuard.message);
-  if (problems.length > 0 || policy === undefined || !toolGuard.ok) return { ok: false, message: problems.join('\n') };
-
+  if (problems.length > 0) return { ok: false, message: formatSchemaProblems(problems) };
   const tests = data.tests;
   return {
     ok: true,
@@ -199,141 +172,114 @@ export function parseStopwiseConfig(
       tests: {
         command: tests.command,
         ...(tests.args === undefined ? {} : { args: tests.args }),
-        ...(tests.report === undefined ? {} : { report: reportOptions(tests.report.format, tests.report.path) }),
+        ...(tests.report === undefined ? {} : { report: (tests.report.format === 'exit-code' || tests.report.path === undefined ? { format: tests.report.format } : tests.report) as TestReportOptions }),
         timeoutMs: tests.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
       },
-      judge: {
-        client: judge.client,
-        ...('baseURL' in judge && judge.baseURL !== undefined ? { baseURL: judge.baseURL } : {}),
-        ...('model' in judge && judge.model !== undefined ? { model: judge.model } : {}),
-        ...('apiKeyEnv' in judge && judge.apiKeyEnv !== undefined ? { apiKeyEnv: judge.apiKeyEnv } : {}),
-        timeoutMs: ('timeoutMs' in judge ? judge.timeoutMs : undefined) ?? DEFAULT_JUDGE_TIMEOUT_MS,
-      },
-      policy,
+      decisionModel: { ...model, timeoutMs: model.timeoutMs ?? DEFAULT_DECISION_MODEL_TIMEOUT_MS },
+      policy: typeof policy === 'object' && stopPolicy === undefined ? createStopPolicy(policy as Partial<StopPolicy>) : DEFAULT_POLICY,
       ...(stopPolicy === undefined ? {} : { stopPolicy }),
       ...(policyFile === undefined ? {} : { policyFile }),
       ...(data.taskType === undefined ? {} : { taskType: data.taskType }),
       maxConsecutiveBlocks: data.maxConsecutiveBlocks ?? 1,
       stateDir: data.stateDir ?? DEFAULT_STATE_DIR,
-      ...(data.toolGuard === undefined ? {} : { toolGuard: toolGuard.options }),
       ...(data.outcomesFile === undefined ? {} : { outcomesFile: data.outcomesFile }),
+      toolGuard: resolveToolGuardOptions(data.toolGuard),
     },
   };
 }
 
-function reportOptions(format: TestReportFormat, path: string | undefined): TestReportOptions {
-  if (format === 'exit-code') return { format };
-  return path === undefined ? { format } : { format, path };
-}
-
-function findSecretKeys(record: Record<string, unknown>): string[] {
+function secretKeys(record: Record<string, unknown>): string[] {
   const found = Object.keys(record).filter((key) => SECRET_KEY.test(key));
-  const judge = record.judge;
-  if (typeof judge === 'object' && judge !== null && !Array.isArray(judge)) {
-    found.push(...Object.keys(judge).filter((key) => SECRET_KEY.test(key)).map((key) => `judge.${key}`));
-  }
+  const model = record.decisionModel;
+  if (typeof model === 'object' && model !== null && !Array.isArray(model)) found.push(...Object.keys(model).filter((key) => SECRET_KEY.test(key)).map((key) => `decisionModel.${key}`));
   return found;
 }
 
-interface Issue {
-  readonly code: string;
-  readonly path: readonly PropertyKey[];
-  readonly message: string;
-  readonly input?: unknown;
-  readonly expected?: string;
-  readonly origin?: string;
-  readonly minimum?: number | bigint;
-  readonly maximum?: number | bigint;
-  readonly inclusive?: boolean;
-  readonly values?: readonly unknown[];
-  readonly keys?: readonly string[];
-  readonly format?: string;
+/** A configuration file found and validated, or why there is none. */
+export type LoadedStopwiseConfig =
+  | { readonly ok: true; readonly config: StopwiseConfig; readonly path: string; readonly projectDir: string }
+  | { readonly ok: false; readonly kind: 'missing' | 'invalid'; readonly message: string; readonly path?: string };
+
+/**
+ * Looks for `stopwise.config.json` in each start folder and its parents, in
+ * order, and returns the first one found, validated; the folder that holds it
+ * is the project. A policy file it names (relative to that folder) is read
+ * too: a stop policy document or the four numbers of the hook preset.
+ */
+export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<LoadedStopwiseConfig> {
+  const found = await readConfigFile(startDirs);
+  if (!found.ok) return found;
+  const { path, value } = found;
+  const parsed = parseStopwiseConfig(value);
+  if (!parsed.ok) return { ok: false, kind: 'invalid', path, message: prefixLines(path, parsed.message) };
+  const config = parsed.config;
+  const projectDir = dirname(path);
+  if (config.policyFile === undefined) return { ok: true, config, path, projectDir };
+  const policy = await loadPolicyFile(config.policyFile, projectDir, config.taskType === undefined ? {} : { taskType: config.taskType });
+  if (!policy.ok) return { ok: false, kind: 'invalid', path, message: prefixLines(path, `policy: ${policy.message}`) };
+  return { ok: true, config: { ...config, ...('document' in policy ? { stopPolicy: policy.document } : { policy: policy.numbers }) }, path, projectDir };
 }
 
-function formatIssue(issue: Issue): string {
-  const path = issue.path.map(String).join('.');
-  const where = path === '' ? '' : `${path}: `;
-  const got = 'input' in issue ? `, got ${describeValue(issue.input)}` : '';
-  switch (issue.code) {
-    case 'invalid_type':
-      if (!('input' in issue) || issue.input === undefined) return `${where}required (${expectedText(issue.expected, path)})`;
-      return `${where}expected ${expectedText(issue.expected, path)}${got}`;
-    case 'too_small':
-      if (issue.origin === 'string') return `${where}must not be empty`;
-      return `${where}must be ${issue.inclusive === false ? 'above' : 'at least'} ${String(issue.minimum)}${got}`;
-    case 'too_big': {
-      const why = path.endsWith('timeoutMs') ? ' (about 24.8 days, the longest timer Node can run)' : '';
-      return `${where}must be ${issue.inclusive === false ? 'below' : 'at most'} ${String(issue.maximum)}${why}${got}`;
-    }
-    case 'invalid_value':
-      return `${where}must be one of ${(issue.values ?? []).map((value) => JSON.stringify(value)).join(', ')}${got}`;
-    case 'invalid_format':
-      if (path === 'judge.apiKeyEnv') {
-        return `${where}must be the name of an environment variable (letters, digits and underscores), not the key itself`;
+/**
+ * What a tool event reads of the configuration: `toolGuard` and `stateDir`,
+ * validated by their parts of the same schema. A mistake elsewhere in the file
+ * is the stop hook's to report: it does not turn the guard off.
+ */
+export async function loadToolGuardConfig(
+  startDirs: readonly string[],
+): Promise<{ readonly ok: true; readonly toolGuard: ToolGuardOptions; readonly stateDir: string; readonly projectDir: string } | { readonly ok: false; readonly message: string }> {
+  const found = await readConfigFile(startDirs);
+  if (!found.ok) return found;
+  const { toolGuard, stateDir } = found.value as Record<string, unknown>;
+  const parts = z.strictObject({ toolGuard: stopwiseConfigSchema.shape.toolGuard, stateDir: stopwiseConfigSchema.shape.stateDir });
+  const read = { ...(toolGuard === undefined ? {} : { toolGuard }), ...(stateDir === undefined ? {} : { stateDir }) };
+  const parsed = parts.safeParse(read, { reportInput: true });
+  if (!parsed.success) return { ok: false, message: prefixLines(found.path, formatSchemaProblems(schemaProblems(parts, parsed.error.issues, read))) };
+  return { ok: true, toolGuard: resolveToolGuardOptions(parsed.data.toolGuard), stateDir: parsed.data.stateDir ?? DEFAULT_STATE_DIR, projectDir: dirname(found.path) };
+}
+
+async function readConfigFile(startDirs: readonly string[]): Promise<{ ok: true; path: string; value: object } | { ok: false; kind: 'missing' | 'invalid'; message: string; path?: string }> {
+  const path = await findConfigFile(startDirs);
+  if (path === undefined) return { ok: false, kind: 'missing', message: missingConfigMessage(startDirs) };
+  const read = await readJsonFile(path, { maxBytes: MAX_CONFIG_BYTES });
+  if (read.kind !== 'found') return { ok: false, kind: 'invalid', path, message: `${path}: ${read.kind === 'missing' ? 'removed while it was being read' : read.message}` };
+  if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) {
+    return { ok: false, kind: 'invalid', path, message: `${path}: the configuration must be a JSON object, got ${describeValue(read.value)}` };
+  }
+  return { ok: true, path, value: read.value };
+}
+
+function prefixLines(prefix: string, text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `${prefix}: ${line}`)
+    .join('\n');
+}
+
+/** The first `stopwise.config.json` in each start folder and its parents, in order; `undefined` when there is none. */
+export async function findConfigFile(startDirs: readonly string[]): Promise<string | undefined> {
+  const seen = new Set<string>();
+  for (const start of startDirs) {
+    let dir = resolve(start);
+    for (;;) {
+      if (seen.has(dir)) break;
+      seen.add(dir);
+      const candidate = join(dir, CONFIG_FILE_NAME);
+      try {
+        if ((await stat(candidate)).isFile()) return candidate;
+      } catch {
+        // not here: look in the parent
       }
-      return `${where}must be ${issue.format === 'url' ? 'an http(s) URL' : `a valid ${issue.format ?? 'value'}`}${got}`;
-    case 'unrecognized_keys':
-      return unknownKeyLines(where, issue.keys ?? [], knownKeys(issue.path));
-    default:
-      return `${where}${issue.message}`;
-  }
-}
-
-/** A line for each unknown key that resembles a known one (naming it), and one for the rest (listing the known keys). */
-function unknownKeyLines(where: string, keys: readonly string[], known: readonly string[] | undefined): string {
-  const lines: string[] = [];
-  const unlike: string[] = [];
-  for (const key of keys) {
-    const near = known === undefined ? undefined : nearestName(key, known);
-    if (near === undefined) unlike.push(`"${key}"`);
-    else lines.push(`${where}unknown key "${key}" (did you mean "${near}"?)`);
-  }
-  if (unlike.length > 0) {
-    const hint = known === undefined ? '' : `; expected ${known.join(', ')}`;
-    lines.push(`${where}unknown key${unlike.length === 1 ? '' : 's'} ${unlike.join(', ')}${hint}`);
-  }
-  return lines.join('\n');
-}
-
-/** The keys the schema knows at `path` (an object's own keys, `$schema` left out), or `undefined` when it is not an object. */
-function knownKeys(path: readonly PropertyKey[]): string[] | undefined {
-  let node: SchemaNode | undefined = schema as unknown as SchemaNode;
-  for (const key of path) {
-    node = node === undefined ? undefined : objectShape(node)?.[String(key)];
-  }
-  const shape = node === undefined ? undefined : objectShape(node);
-  return shape === undefined ? undefined : Object.keys(shape).filter((key) => !key.startsWith('$'));
-}
-
-interface SchemaNode {
-  readonly _zod: {
-    readonly def: {
-      readonly type: string;
-      readonly shape?: Readonly<Record<string, SchemaNode>>;
-      readonly innerType?: SchemaNode;
-      readonly options?: readonly SchemaNode[];
-    };
-  };
-}
-
-/** The object shape of a node, through optionals and unions (the first object among the options). */
-function objectShape(node: SchemaNode): Readonly<Record<string, SchemaNode>> | undefined {
-  const def = node._zod.def;
-  if (def.shape !== undefined) return def.shape;
-  if (def.type === 'optional' && def.innerType !== undefined) return objectShape(def.innerType);
-  if (def.type === 'union') {
-    for (const option of def.options ?? []) {
-      const shape = objectShape(option);
-      if (shape !== undefined) return shape;
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
     }
   }
   return undefined;
 }
 
-function expectedText(expected: string | undefined, path: string): string {
-  if (expected === 'string' && /^(tests\.command|tests\.report\.path|judge\.model|stateDir)$/.test(path)) return 'a non-empty string';
-  if (expected === 'int' || expected === 'number') return 'a number';
-  if (expected === 'array') return 'an array';
-  if (expected === 'object') return 'an object';
-  return `a ${expected ?? 'value'}`;
+/** Says where no configuration was found. */
+export function missingConfigMessage(startDirs: readonly string[]): string {
+  const folders = [...new Set(startDirs.map((dir) => resolve(dir)))];
+  return `no ${CONFIG_FILE_NAME} in ${folders.length === 0 ? 'the current folder' : folders.join(' or ')} or any parent folder`;
 }

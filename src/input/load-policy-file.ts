@@ -1,123 +1,44 @@
-import { createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
-import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
-import { isStopPolicyDocumentShape, parseStopPolicyAt, policyTaskTypes } from '../core/policy/stop-policy-shape.js';
 import { resolve } from 'node:path';
+import { parseStopPolicyAt, isStopPolicyDocumentShape } from '../core/policy/parse-stop-policy.js';
+import { policyTaskTypes } from '../core/policy/policy-task-types.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
+import { formatSchemaProblems, schemaProblems } from '../core/schema-issues.js';
+import { createStopPolicy, stopPolicyNumbersSchema, type StopPolicy } from '../core/stop-policy.js';
 import { readJsonFile } from './read-json-file.js';
 
-/** The top-level keys of a file written by `stopwise calibrate --policy-out`. */
-const CALIBRATION_FILE_KEYS: ReadonlySet<string> = new Set(['policy', 'calibration', 'byTaskType']);
-
-/** Options of {@link loadPolicyFile}. */
-interface LoadPolicyFileOptions {
-  /** Use the `byTaskType` entry of this task type instead of the overall policy. */
-  readonly taskType?: string;
-}
-
-/** A policy file read: the four numbers of a `StopPolicy`, or a stop policy document. */
+/** A policy file read: a stop policy document, or the numbers of the presets; every message starts with the path. */
 export type LoadedPolicyFile =
-  | { readonly ok: true; readonly policy: StopPolicy }
   | { readonly ok: true; readonly document: StopPolicyDocument }
+  | { readonly ok: true; readonly numbers: StopPolicy }
   | { readonly ok: false; readonly message: string };
 
 /**
- * Reads a policy file: a stop policy document (an object with `version` and
- * `rules`, as `stopwise calibrate --policy-out` writes; checked by
- * `parseStopPolicy`, the error naming the JSON path; `taskType` must be one
- * its `taskType` conditions name), a JSON object with the `StopPolicy` fields (any left
- * out take the defaults), or a file written by `stopwise calibrate
- * --policy-out` holding one under `policy` (refused when that is null: nothing
- * was certified) and one per task type under `byTaskType`, of which
- * `taskType` picks one (a task type the file does not have is refused, naming
- * the ones it has, and so is an entry that is null). Every message starts
- * with `path`. Every reader of policies (the hook configuration, `stopwise
- * replay --policy`) reads them here.
- *
- * @example
- * await loadPolicyFile('policy.json', process.cwd(), { taskType: 'bugfix' });
- * // { ok: true, policy: { doneThreshold: 0.86, midBandLow: 0.4, maxSteps: 20, stallRounds: 3 } }
+ * Reads a policy file: a stop policy document (an object with `rules`, as
+ * `stopwise calibrate --policy-out` writes), or an object with some of the
+ * presets' numbers (`doneThreshold`, `midBandLow`, `maxSteps`, `stallRounds`;
+ * the rest from the defaults). With `taskType`, a document must have rules for
+ * it. Every problem is reported at once. The hook's configuration and
+ * `stopwise replay --policy` read policies here.
  */
-export async function loadPolicyFile(
-  path: string,
-  cwd: string,
-  options: LoadPolicyFileOptions = {},
-): Promise<LoadedPolicyFile> {
+export async function loadPolicyFile(path: string, cwd: string, options: { readonly taskType?: string } = {}): Promise<LoadedPolicyFile> {
   const read = await readJsonFile(resolve(cwd, path));
   if (read.kind === 'missing') return { ok: false, message: `${path}: no such file or folder` };
   if (read.kind === 'invalid') return { ok: false, message: `${path}: ${read.message}` };
   const value = read.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, message: `${path}: a policy file must hold a JSON object` };
-  }
-  if (isStopPolicyDocumentShape(value)) return documentFrom(path, value, options.taskType);
-  const record = value as Record<string, unknown>;
-  const calibrated = Object.hasOwn(record, 'policy');
-  if (calibrated) {
-    const extra = Object.keys(record).filter((key) => !CALIBRATION_FILE_KEYS.has(key));
-    if (extra.length > 0) {
-      return {
-        ok: false,
-        message: `${path}: unknown top-level field "${extra[0]}" next to "policy"; put the policy fields inside "policy"`,
-      };
-    }
-  }
-  if (options.taskType !== undefined) {
-    if (!calibrated) {
-      return { ok: false, message: `${path}: a task type needs a file written by \`stopwise calibrate --policy-out\`, with a policy per task type under "byTaskType"` };
-    }
-    return taskTypePolicy(path, record.byTaskType, options.taskType);
-  }
-  if (calibrated && record.policy === null) {
-    return {
-      ok: false,
-      message: `${path}: "policy" is null: the calibration certified no threshold, so there is no policy to stop with (never stop on the decision model's word alone; label more cases and calibrate again)`,
-    };
-  }
-  const fields = calibrated ? record.policy : record;
-  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
-    return { ok: false, message: `${path}: "policy" must be a JSON object` };
-  }
-  return policyFrom(path, fields);
-}
-
-function documentFrom(path: string, value: unknown, taskType: string | undefined): LoadedPolicyFile {
-  const parsed = parseStopPolicyAt('', value);
-  if (!parsed.ok) return { ok: false, message: `${path}: ${parsed.message}` };
-  if (taskType !== undefined) {
+  const lines = (text: string): string => text.split('\n').map((line) => `${path}: ${line}`).join('\n');
+  if (isStopPolicyDocumentShape(value)) {
+    const parsed = parseStopPolicyAt([], value);
+    if (!parsed.ok) return { ok: false, message: lines(formatSchemaProblems(parsed.problems)) };
     const known = policyTaskTypes(parsed.policy);
-    if (!known.includes(taskType)) {
-      return {
-        ok: false,
-        message: `${path}: no rule reads task type "${taskType}" (a { "taskType": ... } condition); it has ${known.length === 0 ? 'none' : known.join(', ')}`,
-      };
+    if (options.taskType !== undefined && !known.includes(options.taskType)) {
+      return { ok: false, message: `${path}: no rule reads task type "${options.taskType}" (a { "taskType": ... } condition); it has ${known.length === 0 ? 'none' : known.join(', ')}` };
     }
+    return { ok: true, document: parsed.policy };
   }
-  return { ok: true, document: parsed.policy };
-}
-
-function taskTypePolicy(path: string, byTaskType: unknown, taskType: string): { ok: true; policy: StopPolicy } | { ok: false; message: string } {
-  const entries = typeof byTaskType === 'object' && byTaskType !== null && !Array.isArray(byTaskType) ? (byTaskType as Record<string, unknown>) : {};
-  const entry = Object.hasOwn(entries, taskType) ? entries[taskType] : undefined;
-  if (entry === undefined) {
-    const known = Object.keys(entries);
-    return {
-      ok: false,
-      message: `${path}: no policy for task type "${taskType}" in "byTaskType"; it has ${known.length === 0 ? 'none' : known.join(', ')}`,
-    };
+  const numbers = stopPolicyNumbersSchema.safeParse(value, { reportInput: true });
+  if (!numbers.success) {
+    const hint = typeof value === 'object' && value !== null && !Array.isArray(value) ? '' : ' (a policy file holds a stop policy document, or an object with doneThreshold, midBandLow, maxSteps, stallRounds)';
+    return { ok: false, message: lines(`${formatSchemaProblems(schemaProblems(stopPolicyNumbersSchema, numbers.error.issues, value))}${hint}`) };
   }
-  if (entry === null) {
-    return {
-      ok: false,
-      message: `${path}: "byTaskType"."${taskType}" is null: the calibration certified no threshold for this task type, so there is no policy to stop with (label more cases of it and calibrate again)`,
-    };
-  }
-  if (typeof entry !== 'object' || Array.isArray(entry)) return { ok: false, message: `${path}: "byTaskType"."${taskType}" must be a JSON object` };
-  return policyFrom(path, entry);
-}
-
-function policyFrom(path: string, fields: object): { ok: true; policy: StopPolicy } | { ok: false; message: string } {
-  try {
-    return { ok: true, policy: createStopPolicy(fields as Partial<StopPolicy>) };
-  } catch (error) {
-    return { ok: false, message: `${path}: ${(error as Error).message}` };
-  }
+  return { ok: true, numbers: createStopPolicy(numbers.data as Partial<StopPolicy>) };
 }

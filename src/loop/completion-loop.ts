@@ -13,7 +13,10 @@ import { toCompletionAction } from '../core/policy/to-completion-action.js';
 import type { StallStep } from '../core/stall-detection/stall-step.js';
 import { DEFAULT_POLICY, createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import { assertTestEvidence, type TestEvidence } from '../core/test-evidence.js';
-import { runAgentLoop } from './run-agent-loop.js';
+import { decide, needsJudgement } from '../core/policy/decide.js';
+import { taskContext } from '../core/policy/describe-decision.js';
+import type { StopEvent } from '../core/policy/stop-event.js';
+import { initialStopState } from '../core/policy/stop-state.js';
 
 /**
  * One decision after a step: the action, and whether the criteria were judged.
@@ -64,7 +67,9 @@ export interface CompletionLoopDriver {
   readTests(step: number, text: string): Promise<TestEvidence>;
   /** Asked only when the policy's decision depends on the probabilities (`needsJudgement`). */
   evaluate(context: { step: number; text: string; tests: TestEvidence }): Promise<StepJudgement>;
-  explain(decision: CompletionDecision & RetryAction, tests: TestEvidence): string;
+  /** The task and acceptance criteria, repeated to the agent after a retry for the criteria. */
+  readonly task?: string;
+  readonly acceptance?: readonly string[];
   onDecision?: ((decision: CompletionDecision) => void | PromiseLike<void>) | undefined;
 }
 
@@ -83,59 +88,49 @@ export function assertStepCap(maxSteps: unknown): asserts maxSteps is number {
 }
 
 /**
- * Runs one step at a time on `runAgentLoop` with the seed preset
- * (`seedStopPolicy(driver.policy)`): after each step the engine decides on
- * its text, test evidence and tool steps, asking `evaluate` only when
- * `needsJudgement` says so. A `retry` runs another step with the reason;
- * anything else ends the loop. Steps count from 1; the stall rule includes
- * the current step's fingerprint; the hard cap ends the loop at the cap.
- * Rejects with what a step, the test reader, the judgement or `onDecision`
- * threw (the caller's abort reason on an abort): an error is never a decision.
+ * Runs one step at a time with the seed preset (`seedStopPolicy(driver.policy)`):
+ * after each step `decide` decides on its text, test evidence and tool steps,
+ * asking `evaluate` only when `needsJudgement` says so. A `retry` runs another
+ * step with the reason; anything else ends the loop. Steps count from 1; the
+ * stall rule includes the current step's fingerprint; the hard cap ends the
+ * loop at the cap. Rejects with what a step, the test reader, the judgement or
+ * `onDecision` threw (the caller's abort reason on an abort): an error is never
+ * a decision.
  */
 export async function driveCompletionLoop(driver: CompletionLoopDriver): Promise<CompletionLoopResult> {
   const policy = seedStopPolicy(driver.policy);
+  let state = initialStopState(policy);
   let retry: RetryFeedback | undefined;
-  let tests: TestEvidence | undefined;
-  let model: string | undefined;
-  let last: CompletionDecision | undefined;
-  const outcome = await runAgentLoop({
-    policy,
-    ...(driver.signal === undefined ? {} : { signal: driver.signal }),
-    turn: async ({ step }) => {
-      const generated: unknown = await driver.generateStep(step, retry);
-      const text = (generated as { text?: unknown } | null | undefined)?.text;
-      if (typeof text !== 'string') {
-        const got = typeof generated === 'object' && generated !== null ? `text ${describeValue(text)}` : describeValue(generated);
-        throw new TypeError(`step ${step} must resolve to { text: string }, got ${got}`);
-      }
-      const steps = (generated as { steps?: readonly StallStep[] }).steps;
-      tests = await driver.readTests(step, text);
-      assertTestEvidence(tests);
-      model = undefined;
-      return { text, tests, ...(steps === undefined ? {} : { steps }) };
-    },
-    evaluateCriteria: async ({ step, text }) => {
-      const judged = await driver.evaluate({ step, text, tests: tests as TestEvidence });
+  for (let step = 1; ; step++) {
+    if (driver.signal?.aborted === true) throw driver.signal.reason;
+    const generated: unknown = await driver.generateStep(step, retry);
+    const text = (generated as { text?: unknown } | null | undefined)?.text;
+    if (typeof text !== 'string') {
+      const got = typeof generated === 'object' && generated !== null ? `text ${describeValue(text)}` : describeValue(generated);
+      throw new TypeError(`step ${step} must resolve to { text: string }, got ${got}`);
+    }
+    const steps = (generated as { steps?: readonly StallStep[] }).steps;
+    const tests = await driver.readTests(step, text);
+    assertTestEvidence(tests);
+    let event: StopEvent = { step, tests, output: text, ...(steps === undefined ? {} : { steps }) };
+    let judged: StepJudgement | undefined;
+    if (needsJudgement(policy, state, event)) {
+      judged = await driver.evaluate({ step, text, tests });
       // A malformed answer is a RangeError naming the criterion, as the action table always threw.
       lowestCriterion(judged.probabilities);
-      model = judged.model;
-      return judged.probabilities;
-    },
-    onDecision: async (decision, event) => {
-      const action = toCompletionAction(decision, driver.policy);
-      const reported: CompletionDecision =
-        event.probabilities === undefined
-          ? { ...(action as EvidenceAction), evaluated: false, decision }
-          : { ...action, evaluated: true, probabilities: event.probabilities, ...(model === undefined ? {} : { model }), decision };
-      last = reported;
-      await driver.onDecision?.(reported);
-      retry = reported.action === 'retry' ? { action: reported, feedback: driver.explain(reported, tests as TestEvidence) } : undefined;
-    },
-  });
-  if (outcome.exit === 'failed') {
-    if (driver.signal?.aborted === true) throw driver.signal.reason;
-    throw outcome.cause;
+      event = { ...event, probabilities: judged.probabilities };
+    }
+    const decided = decide(policy, state, event);
+    state = decided.state;
+    const action = toCompletionAction(decided.decision, driver.policy);
+    const decision: CompletionDecision =
+      judged === undefined
+        ? { ...(action as EvidenceAction), evaluated: false, decision: decided.decision }
+        : { ...action, evaluated: true, probabilities: judged.probabilities, ...(judged.model === undefined ? {} : { model: judged.model }), decision: decided.decision };
+    await driver.onDecision?.(decision);
+    if (decision.action !== 'retry') return { action: decision.action, reason: decision.reason, text, step, decision: decision as CompletionDecision & (StopDoneAction | HandoffHumanAction) };
+    const feedback = decided.decision.kind === 'retry' ? decided.decision.feedback : { message: '' };
+    const context = taskContext(feedback, driver.task ?? '', driver.acceptance ?? []);
+    retry = { action: decision, feedback: context === undefined ? feedback.message : `${feedback.message}\n\n${context}` };
   }
-  const decision = last as CompletionDecision & (StopDoneAction | HandoffHumanAction);
-  return { action: decision.action, reason: decision.reason, text: outcome.text, step: outcome.steps, decision };
 }

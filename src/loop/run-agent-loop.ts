@@ -1,6 +1,5 @@
 import { describeValue, safeJson } from '../core/describe-value.js';
-import { addUsage, checkBudget, emptyUsage, remainingBudget } from '../core/budget.js';
-import type { CriterionProbabilities } from '../core/criterion-probabilities.js';
+import { addUsage, emptyUsage, remainingBudget } from '../core/budget.js';
 import { agentLoopPolicy, policyBudgetLimits } from '../core/policy/agent-loop-policy.js';
 import { decide, needsJudgement } from '../core/policy/decide.js';
 import { policyReadsCriteria } from '../core/policy/policy-reads-criteria.js';
@@ -13,7 +12,6 @@ import type { StallStep } from '../core/stall-detection/stall-step.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import type { BudgetLimitKind, BudgetLimits, BudgetRemaining, BudgetUsage } from '../core/budget.js';
 import type { FinishSignal } from '../core/finish-signal.js';
-import type { LoopStop } from '../core/loop-stop.js';
 import type {
   FailurePhase,
   HumanExchange,
@@ -26,7 +24,10 @@ import type {
 import { nearestName } from '../core/nearest-name.js';
 import { notifyStopEnd } from '../core/stop-observer.js';
 import { isWrapUpTurn } from '../core/wrap-up.js';
-import { parseFinishSignal } from './parse-finish-signal.js';
+import { parseFinishSignal } from '../providers/parse-finish-signal.js';
+import { askDecisionModel, assertDecisionModelClient } from '../decision-model/check-completion.js';
+import { createCompletionRequest } from '../decision-model/completion-request.js';
+import type { DecisionModelClient, DecisionModelQuestions } from '../decision-model/decision-model-client.js';
 
 /** What `turn` is told before it runs. */
 export interface TurnState {
@@ -50,12 +51,16 @@ export interface TurnState {
   readonly feedback?: RetryFeedback;
 }
 
-/** What one turn reports back. No `signal` and no `halt` means "continue". */
+/** What one turn reports back. No `signal` and no `provider` means "continue". */
 export interface TurnResult {
   /** A parsed finish signal (see `parseFinishSignal`); it is validated again here. */
   readonly signal?: FinishSignal;
-  /** A provider mapper's halt (`mapAnthropicStopReason(...).stop` and the like). */
-  readonly halt?: LoopStop;
+  /**
+   * The provider's own limit cut the generation short, or it could not be read:
+   * the `end` step of a provider mapper (`mapAnthropicStopReason` and the
+   * like) holds it, with `signal`, so spread the step into the result.
+   */
+  readonly provider?: { readonly stop: 'token_limit' | 'step_limit' | 'failed'; readonly detail?: string };
   /** The model's text of this turn. */
   readonly text?: string;
   readonly usage?: { readonly inputTokens?: number; readonly outputTokens?: number; readonly cost?: number };
@@ -68,17 +73,6 @@ export interface TurnResult {
   readonly checks?: Readonly<Record<string, boolean>>;
   /** The working tree's fingerprint now, to tell fresh test evidence from stale. */
   readonly tree?: string;
-}
-
-/** What `evaluateCriteria` is asked to judge: the turn just completed and the event the policy is deciding. */
-export interface JudgementRequest {
-  readonly step: number;
-  /** The last text a turn returned. */
-  readonly text: string;
-  readonly tests?: TestEvidence;
-  readonly signal?: FinishSignal;
-  /** The event as it stands, without probabilities. */
-  readonly event: StopEvent;
 }
 
 /** A `done` claim for `verify` to check. */
@@ -106,7 +100,8 @@ export interface RunAgentLoopOptions {
   /** Asks a person; resolves to the answer. Without it a `need_help` ends the run at once. */
   readonly askHuman?: (question: string, context: LoopCallContext) => string | Promise<string>;
   /**
-   * Hard limits, with the names of `checkBudget`: the run decides with `agentLoopPolicy(limits, onHumanTimeout)`.
+   * Hard limits, with the names of `checkBudget`: the run decides with the policy these limits make (its exits as
+   * rules: a verified `done`, `give_up`, an unanswered `need_help`, the provider's own limit or failure, the budget).
    * Give `limits` or `policy`, not both.
    */
   readonly limits?: BudgetLimits | undefined;
@@ -116,11 +111,18 @@ export interface RunAgentLoopOptions {
    */
   readonly policy?: StopPolicyDocument | undefined;
   /**
-   * The decision model: P(true) per criterion for the turn just completed. Called only when
-   * `needsJudgement` says the policy's decision depends on it; each call counts one `judgeCalls`.
-   * Required when the policy has a `criteria` condition.
+   * The decision model, asked about the turn just completed (its text, the
+   * test evidence) when `needsJudgement` says the policy's decision depends on
+   * it; each call counts one `decisionModelCalls`. Required when the policy has
+   * a `criteria` condition.
    */
-  readonly evaluateCriteria?: ((request: JudgementRequest, context: LoopCallContext) => CriterionProbabilities | Promise<CriterionProbabilities>) | undefined;
+  readonly client?: DecisionModelClient | undefined;
+  /** What the agent was asked to do, as the decision model reads it (with `client`). */
+  readonly task?: string | undefined;
+  /** The acceptance criteria the decision model judges the turn's text against. */
+  readonly acceptance?: readonly string[] | undefined;
+  /** The questions to ask; `doneCriteria` by default. */
+  readonly questions?: DecisionModelQuestions | undefined;
   /** Sees every decision, in order, with the event it decided; awaited before the run goes on. */
   readonly onDecision?: ((decision: StopDecision, event: StopEvent) => void | PromiseLike<void>) | undefined;
   /** The clock, in milliseconds; default `Date.now`. */
@@ -184,7 +186,7 @@ async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
     turn,
     verify,
     askHuman,
-    evaluateCriteria,
+    client,
     onDecision,
     now = () => Date.now(),
     signal: callerSignal,
@@ -224,12 +226,12 @@ async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
       usage = withClock();
       if (controller.signal.aborted) return end(failed(base(), 'turn', abortError(controller.signal)));
       if (!started) {
-        // Before the first turn no step has been decided: a budget already spent leaves no room for one.
+        // Before the first turn, the event of step 0: a budget already spent (a wall clock, a step cap of 0) leaves no room for one.
         started = true;
-        const budget = checkBudget(limits, usage);
-        if (!budget.ok) {
-          return end({ ...base(), exit: 'limit', limit: budget.limit, source: 'budget', key: budget.key, used: budget.used, max: budget.max });
-        }
+        const decided = decide(policy, stopState, { step: 0, elapsedMs: usage.wallClockMs });
+        stopState = decided.state;
+        if (onDecision !== undefined) await onDecision(decided.decision, { step: 0, elapsedMs: usage.wallClockMs });
+        if (decided.decision.kind === 'stop') return end(toStopOutcome(decided.decision, { ...base(), budget: options.limits }));
       }
 
       const step = usage.steps + 1;
@@ -278,51 +280,35 @@ async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
       lastWrapUpText = wrapUp && typeof result.text === 'string' ? result.text : undefined;
 
       try {
-        const intent = readIntent(result);
-        let signal: FinishSignal | undefined;
+        const signal = readSignal(result);
+        const provider = readProvider(result);
         let verification: Verification | undefined;
         let exchange: HumanExchange | undefined;
-        if (intent !== undefined) {
-          if (intent.type === 'signal') record.signal = intent.signal;
-          else record.halt = intent.halt;
-          const stop = intent.type === 'signal' ? signalToStop(intent.signal) : intent.halt;
-          switch (stop.kind) {
-            case 'out_of_budget':
-              // A provider's halt is a fact about one generation, not a judgement: the turn cannot go on.
-              finishRecord();
-              usage = withClock();
-              return end({ ...base(), exit: 'limit', limit: stop.limit, source: 'provider', used: usedOf(stop.limit, usage), max: null });
-            case 'failed':
-              finishRecord();
-              usage = withClock();
-              return end(failed(base(), 'turn', Object.assign(new Error(stop.error), { name: 'ProviderStopError' })));
-            case 'done': {
-              signal = { kind: 'done', note: stop.summary };
-              if (verify !== undefined) {
-                const claim: DoneClaim = { step, note: stop.summary, text: lastText, usage: withClock() };
-                verification = readVerification(await settle('verify', controller.signal, () => verify(claim, context)));
-                record.verification = verification;
-              }
-              break;
-            }
-            case 'blocked':
-              signal = { kind: 'give_up', note: stop.reason };
-              break;
-            case 'need_help':
-              signal = { kind: 'need_help', note: stop.question };
-              exchange = await consultHuman(stop.question);
-              record.human = exchange;
-              break;
-          }
+        if (signal !== undefined) record.signal = signal;
+        if (provider !== undefined) record.provider = provider.stop;
+        if (signal?.kind === 'done' && verify !== undefined) {
+          const claim: DoneClaim = { step, note: signal.note, text: lastText, usage: withClock() };
+          verification = readVerification(await settle('verify', controller.signal, () => verify(claim, context)));
+          record.verification = verification;
+        }
+        if (signal?.kind === 'need_help') {
+          exchange = await consultHuman(signal.note);
+          record.human = exchange;
         }
         finishRecord();
         usage = withClock();
 
-        let event = turnEvent(step, record.usage, usage.wallClockMs, result, signal, verification, exchange);
-        if (evaluateCriteria !== undefined && needsJudgement(policy, stopState, event)) {
-          const request: JudgementRequest = { step, text: lastText, event, ...(result.tests === undefined ? {} : { tests: result.tests }), ...(signal === undefined ? {} : { signal }) };
-          const probabilities = readProbabilities(await settle('evaluateCriteria', controller.signal, () => evaluateCriteria(request, context)));
-          event = { ...event, probabilities, usage: { ...event.usage, judgeCalls: 1 } };
+        let event = turnEvent(step, record.usage, usage.wallClockMs, result, signal, provider?.stop, verification, exchange);
+        if (client !== undefined && needsJudgement(policy, stopState, event)) {
+          const request = createCompletionRequest({
+            task: options.task ?? '',
+            output: lastText,
+            acceptance: options.acceptance ?? [],
+            tests: result.tests ?? NO_TESTS,
+            ...(options.questions === undefined ? {} : { questions: options.questions }),
+          });
+          const evaluated = await settle('decisionModel', controller.signal, () => askDecisionModel(client, request, { signal: controller.signal }));
+          event = { ...event, probabilities: evaluated.probabilities, usage: { ...event.usage, decisionModelCalls: 1 } };
           usage = withClock();
         }
         const decided = decide(policy, stopState, event);
@@ -331,7 +317,16 @@ async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
         record.decision = { kind: decision.kind, rule: decision.rule, reason: decision.reason };
         if (onDecision !== undefined) await onDecision(decision, event);
         if (decision.kind === 'stop') {
-          return end(toStopOutcome(decision, { ...base(), signal, human: exchange, finalAnswer: lastWrapUpText, budget: options.limits }));
+          return end(
+            toStopOutcome(decision, {
+              ...base(),
+              signal,
+              human: exchange,
+              finalAnswer: lastWrapUpText,
+              budget: options.limits,
+              ...(provider?.detail === undefined ? {} : { providerError: provider.detail }),
+            }),
+          );
         }
         if (verification?.ok === false) unmet = verification.unmet;
         if (decision.kind === 'retry') feedback = decision.feedback;
@@ -383,6 +378,8 @@ async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
 
 const TIMED_OUT = Symbol('timed out');
 
+const NO_TESTS: TestEvidence = Object.freeze({ passed: false, failed: Object.freeze([]) as readonly string[], ran: 0 });
+
 /** The event of one turn, as the stop policy reads it. */
 function turnEvent(
   step: number,
@@ -390,6 +387,7 @@ function turnEvent(
   elapsedMs: number,
   result: TurnResult,
   signal: FinishSignal | undefined,
+  provider: 'token_limit' | 'step_limit' | 'failed' | undefined,
   verification: Verification | undefined,
   exchange: HumanExchange | undefined,
 ): StopEvent {
@@ -399,6 +397,7 @@ function turnEvent(
     elapsedMs,
     output: typeof result.text === 'string' ? result.text : '',
     ...(signal === undefined ? {} : { signal }),
+    ...(provider === undefined ? {} : { provider }),
     ...(verification === undefined ? {} : { verification }),
     ...(exchange === undefined ? {} : { human: exchange.answer === undefined ? { timedOut: exchange.timedOut } : { answer: exchange.answer, timedOut: exchange.timedOut } }),
     ...(result.tests === undefined ? {} : { tests: result.tests }),
@@ -408,50 +407,20 @@ function turnEvent(
   };
 }
 
-function readProbabilities(value: CriterionProbabilities): CriterionProbabilities {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CallFailed('evaluateCriteria', new TypeError(`evaluateCriteria must resolve to an object of named probabilities, got ${safeJson(value)}`));
-  }
-  return { ...value };
+function readSignal(result: TurnResult): FinishSignal | undefined {
+  if (result.signal === undefined) return undefined;
+  const parsed = parseFinishSignal(result.signal);
+  if (!parsed.ok) throw new TypeError(`turn returned an invalid finish signal: ${parsed.error.message}`);
+  return parsed.signal;
 }
 
-type Intent = { readonly type: 'signal'; readonly signal: FinishSignal } | { readonly type: 'halt'; readonly halt: LoopStop };
-
-function readIntent(result: TurnResult): Intent | undefined {
-  if (result.signal !== undefined && result.halt !== undefined) {
-    throw new TypeError('turn returned both signal and halt; return one of them');
+function readProvider(result: TurnResult): TurnResult['provider'] {
+  const provider = result.provider;
+  if (provider === undefined) return undefined;
+  if (typeof provider !== 'object' || provider === null || !['token_limit', 'step_limit', 'failed'].includes(provider.stop) || (provider.detail !== undefined && typeof provider.detail !== 'string')) {
+    throw new TypeError(`turn returned an invalid provider stop: ${safeJson(provider)}; expected { stop: 'token_limit' | 'step_limit' | 'failed', detail? }`);
   }
-  if (result.signal !== undefined) {
-    const parsed = parseFinishSignal(result.signal);
-    if (!parsed.ok) throw new TypeError(`turn returned an invalid finish signal: ${parsed.error.message}`);
-    return { type: 'signal', signal: parsed.signal };
-  }
-  if (result.halt !== undefined) return { type: 'halt', halt: assertLoopStop(result.halt) };
-  return undefined;
-}
-
-function signalToStop(signal: FinishSignal): LoopStop {
-  switch (signal.kind) {
-    case 'done':
-      return { kind: 'done', summary: signal.note };
-    case 'give_up':
-      return { kind: 'blocked', reason: signal.note };
-    case 'need_help':
-      return { kind: 'need_help', question: signal.note };
-  }
-}
-
-function assertLoopStop(halt: LoopStop): LoopStop {
-  const ok =
-    typeof halt === 'object' &&
-    halt !== null &&
-    ((halt.kind === 'done' && typeof halt.summary === 'string') ||
-      (halt.kind === 'out_of_budget' && ['steps', 'wall_clock', 'tokens', 'cost', 'tool_errors'].includes(halt.limit)) ||
-      (halt.kind === 'blocked' && typeof halt.reason === 'string') ||
-      (halt.kind === 'need_help' && typeof halt.question === 'string' && halt.question.trim() !== '') ||
-      (halt.kind === 'failed' && typeof halt.error === 'string'));
-  if (!ok) throw new TypeError(`turn returned an invalid halt: ${safeJson(halt)}`);
-  return halt;
+  return provider;
 }
 
 const TURN_USAGE_KEYS = ['inputTokens', 'outputTokens', 'cost'] as const;
@@ -493,21 +462,6 @@ function readVerification(value: Verification): Verification {
     'verify',
     new TypeError(`verify must resolve to { ok: true } or { ok: false, unmet: string[] }, got ${safeJson(value)}`),
   );
-}
-
-function usedOf(limit: BudgetLimitKind, usage: BudgetUsage): number {
-  switch (limit) {
-    case 'steps':
-      return usage.steps;
-    case 'wall_clock':
-      return usage.wallClockMs;
-    case 'tokens':
-      return usage.inputTokens + usage.outputTokens;
-    case 'cost':
-      return usage.cost;
-    case 'tool_errors':
-      return usage.toolErrors;
-  }
 }
 
 /** Runs a callback, turning a throw, a rejection or an abort into a `CallFailed` for `phase`. */
@@ -556,17 +510,20 @@ function assertOptions(options: RunAgentLoopOptions): void {
   if (options.policy === undefined ? typeof options.verify !== 'function' : options.verify !== undefined && typeof options.verify !== 'function') {
     throw new TypeError('runAgentLoop: verify must be a function');
   }
-  for (const name of ['askHuman', 'evaluateCriteria', 'onDecision'] as const) {
+  if (options.client !== undefined) assertDecisionModelClient(options.client);
+  for (const name of ['askHuman', 'onDecision'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`runAgentLoop: ${name} must be a function`);
   }
-  if (options.policy === undefined) checkBudget(options.limits as BudgetLimits, emptyUsage());
+  if (options.policy === undefined) agentLoopPolicy(options.limits as BudgetLimits);
   else {
     if (options.limits !== undefined) {
       throw new TypeError('runAgentLoop: give limits or a policy, not both (a policy holds its own limits: see policyBudgetLimits)');
     }
     initialStopState(options.policy);
-    if (options.evaluateCriteria === undefined && policyReadsCriteria(options.policy)) {
-      throw new TypeError('runAgentLoop: the policy compares criterion probabilities, so it needs evaluateCriteria (the decision model)');
+    if (options.client === undefined && policyReadsCriteria(options.policy)) {
+      throw new TypeError(
+        'runAgentLoop: a rule of the policy compares criterion probabilities, so the run needs a decision model to ask: pass client (a decision-model client, such as createConfiguredClient makes), with the task and its acceptance criteria',
+      );
     }
   }
   if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('runAgentLoop: now must be a function');

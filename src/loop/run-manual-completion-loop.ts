@@ -2,7 +2,6 @@ import type { CriterionProbabilities } from '../core/criterion-probabilities.js'
 import type { StallStep } from '../core/stall-detection/stall-step.js';
 import type { StopPolicy } from '../core/stop-policy.js';
 import type { TestEvidence } from '../core/test-evidence.js';
-import { describeRetry } from './describe-retry.js';
 import { driveCompletionLoop, resolveLoopPolicy, type CompletionDecision, type CompletionLoopResult, type RetryFeedback } from './completion-loop.js';
 
 /** Options of {@link runManualCompletionLoop}. */
@@ -47,7 +46,7 @@ export interface ManualCompletionLoopOptions {
  * const result = await runManualCompletionLoop({
  *   generateStep: async (step, retry) => ({ text: (await generateText({ model, prompt: retry?.feedback ?? task })).text }),
  *   readTests: () => runTests(),
- *   evaluateCriteria: ({ text }) => judge(text),
+ *   evaluateCriteria: ({ text }) => askYourDecisionModel(text),
  * });
  * result.action; // 'stop_done' | 'handoff_human'
  */
@@ -59,11 +58,6 @@ export async function runManualCompletionLoop(options: ManualCompletionLoopOptio
     generateStep: async (step, retry) => options.generateStep(step, retry),
     readTests: async (step, text) => options.readTests({ step, text }),
     evaluate: async ({ step, text, tests }) => ({ probabilities: await options.evaluateCriteria({ step, text, tests }) }),
-    explain: (decision, tests) =>
-      describeRetry(decision, {
-        tests,
-        ...(decision.evaluated ? { probabilities: decision.probabilities } : {}),
-      }),
     onDecision: options.onDecision === undefined ? undefined : (decision) => options.onDecision?.(decision),
   });
 }

@@ -12,10 +12,10 @@ export const VALUE_PREFIX = 'stopwise.value.';
 export const DECISION_EVENT = 'stopwise.decision';
 
 /** The name of the span event each request to the decision model adds to the active span. */
-export const JUDGE_CALL_EVENT = 'stopwise.judge_call';
+export const DECISION_MODEL_CALL_EVENT = 'stopwise.decision_model_call';
 
 /** What the decision model did during a run: requests, and the tokens they reported. */
-export interface JudgeTally {
+export interface DecisionModelTally {
   calls: number;
   inputTokens: number;
   outputTokens: number;
@@ -31,9 +31,9 @@ export function decisionEventAttributes(decision: StopDecision, step: number, to
   if (decision.rule !== null) attributes['stopwise.rule'] = decision.rule;
   if (decision.kind === 'stop') attributes['stopwise.exit'] = decision.exit;
   if (policy !== undefined) attributes['stopwise.policy'] = policy;
-  if (totals !== undefined && totals.judgeCalls > 0) {
-    attributes['stopwise.judge.calls'] = totals.judgeCalls;
-    attributes['stopwise.judge.cost'] = totals.judgeCost;
+  if (totals !== undefined && totals.decisionModelCalls > 0) {
+    attributes['stopwise.decision_model.calls'] = totals.decisionModelCalls;
+    attributes['stopwise.decision_model.cost'] = totals.decisionModelCost;
   }
   // `step` is always among the values: the event carries it once, as `stopwise.step`.
   addValues(attributes, decision.values, 'step');
@@ -61,7 +61,7 @@ export function finalDecisionOf(end: StopRunEnd): { kind: StopDecision['kind']; 
  * (kind, exit, reason, rule, the values it compared), the decision model's
  * calls and spend, the usage, and the GenAI attributes that apply.
  */
-export function runEndAttributes(end: StopRunEnd, judge: JudgeTally | undefined, agentName: string | undefined, taskType: string | undefined, humanWaitsMs: readonly number[]): Attributes {
+export function runEndAttributes(end: StopRunEnd, tally: DecisionModelTally | undefined, agentName: string | undefined, taskType: string | undefined, humanWaitsMs: readonly number[]): Attributes {
   const attributes: Attributes = { 'stopwise.driver': end.driver, 'gen_ai.operation.name': 'invoke_agent' };
   const final = finalDecisionOf(end);
   if (final !== undefined) {
@@ -88,12 +88,12 @@ export function runEndAttributes(end: StopRunEnd, judge: JudgeTally | undefined,
   if (cost !== undefined) attributes['stopwise.cost'] = cost;
   if (end.outcome !== undefined) attributes['stopwise.steps'] = end.outcome.steps;
 
-  const judgeCalls = totals?.judgeCalls ?? judge?.calls;
-  if (judgeCalls !== undefined) attributes['stopwise.judge.calls'] = judgeCalls;
-  if (totals?.judgeCost !== undefined) attributes['stopwise.judge.cost'] = totals.judgeCost;
-  if (judge !== undefined && judge.calls > 0) {
-    attributes['stopwise.judge.input_tokens'] = judge.inputTokens;
-    attributes['stopwise.judge.output_tokens'] = judge.outputTokens;
+  const decisionModelCalls = totals?.decisionModelCalls ?? tally?.calls;
+  if (decisionModelCalls !== undefined) attributes['stopwise.decision_model.calls'] = decisionModelCalls;
+  if (totals?.decisionModelCost !== undefined) attributes['stopwise.decision_model.cost'] = totals.decisionModelCost;
+  if (tally !== undefined && tally.calls > 0) {
+    attributes['stopwise.decision_model.input_tokens'] = tally.inputTokens;
+    attributes['stopwise.decision_model.output_tokens'] = tally.outputTokens;
   }
   if (humanWaitsMs.length > 0) {
     attributes['stopwise.human.questions'] = humanWaitsMs.length;

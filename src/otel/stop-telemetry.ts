@@ -1,8 +1,8 @@
 import { metrics, trace, type Counter, type Histogram, type MeterProvider, type Span, type TracerProvider } from '@opentelemetry/api';
 import type { StopDecision } from '../core/policy/stop-decision.js';
 import type { StopTotals } from '../core/policy/stop-state.js';
-import { currentStopObserver, setStopObserver, type JudgeCallNotice, type StopObserver, type StopRunEnd } from '../core/stop-observer.js';
-import { DECISION_EVENT, decisionEventAttributes, finalDecisionOf, humanWaitsOf, JUDGE_CALL_EVENT, runEndAttributes, type JudgeTally } from './stop-attributes.js';
+import { currentStopObserver, setStopObserver, type DecisionModelCallNotice, type StopObserver, type StopRunEnd } from '../core/stop-observer.js';
+import { DECISION_EVENT, decisionEventAttributes, finalDecisionOf, humanWaitsOf, DECISION_MODEL_CALL_EVENT, runEndAttributes, type DecisionModelTally } from './stop-attributes.js';
 
 /** Options of {@link enableStopTelemetry}. */
 export interface StopTelemetryOptions {
@@ -34,7 +34,7 @@ let installed: StopObserver | undefined;
  * stop hooks, the AI SDK stop conditions and loops, and `decide` itself):
  *
  * - each decision becomes a span event `stopwise.decision` on the active
- *   span, and each request to the decision model a `stopwise.judge_call`
+ *   span, and each request to the decision model a `stopwise.decision_model_call`
  *   event (a decision is instantaneous and pure: an event, not a span);
  * - the end of a run sets attributes on the run's span (the span active
  *   where the run ended: the caller's around `runAgentLoop` and
@@ -86,7 +86,7 @@ function stopTelemetryObserver(options: Instruments): StopObserver {
   const { stops, humanWait, agentName, decisionEvents = true } = options;
   const tracerProvider = options.tracerProvider;
   // What the decision model did while each span was active, read when a run ends on that span.
-  const judged = new WeakMap<Span, JudgeTally>();
+  const judged = new WeakMap<Span, DecisionModelTally>();
   const taskTypeOf = (end: StopRunEnd): string => {
     if (end.taskType !== undefined) return end.taskType;
     const given = options.taskType;
@@ -101,7 +101,7 @@ function stopTelemetryObserver(options: Instruments): StopObserver {
       if (span === undefined || !span.isRecording()) return;
       span.addEvent(DECISION_EVENT, decisionEventAttributes(decision, step, totals, policy));
     },
-    judgeCall(call: JudgeCallNotice): void {
+    decisionModelCall(call: DecisionModelCallNotice): void {
       const span = trace.getActiveSpan();
       if (span === undefined || !span.isRecording()) return;
       const inputTokens = tokens(call.usage?.inputTokens);
@@ -112,7 +112,7 @@ function stopTelemetryObserver(options: Instruments): StopObserver {
       tally.outputTokens += outputTokens;
       judged.set(span, tally);
       if (decisionEvents) {
-        span.addEvent(JUDGE_CALL_EVENT, { 'stopwise.judge.model': String(call.model), 'stopwise.judge.input_tokens': inputTokens, 'stopwise.judge.output_tokens': outputTokens });
+        span.addEvent(DECISION_MODEL_CALL_EVENT, { 'stopwise.decision_model.model': String(call.model), 'stopwise.decision_model.input_tokens': inputTokens, 'stopwise.decision_model.output_tokens': outputTokens });
       }
     },
     runEnd(end: StopRunEnd): void {

@@ -1,5 +1,5 @@
-import type { ProviderStep } from './provider-step.js';
-import { ProviderStopError, STOPPED_WITHOUT_FINISH, blockedStep, toolCallStep } from './provider-step.js';
+import type { GenerationStep } from './provider-step.js';
+import { ProviderStopError, STOPPED_WITHOUT_FINISH, giveUpStep, providerStep, toolCallStep } from './provider-step.js';
 
 /** The part of an Anthropic `Message` the mapper reads; the SDK's `Message` fits. */
 export interface AnthropicMessageLike {
@@ -18,7 +18,7 @@ export interface AnthropicMessageLike {
 }
 
 /**
- * Maps an Anthropic Messages API response to the loop's next step, on
+ * Maps an Anthropic Messages API response to the loop's next step (a tool call, or the step's end for the stop engine), on
  * `stop_reason` first and content second. Throws a `ProviderStopError` for
  * zero or several `tool_use` blocks (send `disable_parallel_tool_use: true`)
  * and for any other reason (`stop_sequence` without a generated sequence,
@@ -29,7 +29,7 @@ export interface AnthropicMessageLike {
  * const step = mapAnthropicStopReason(await client.messages.create({ ... }));
  * if (step.type === 'call') runTool(step.tool, step.args);
  */
-export function mapAnthropicStopReason(message: AnthropicMessageLike): ProviderStep<string | null> {
+export function mapAnthropicStopReason(message: AnthropicMessageLike): GenerationStep<string | null> {
   const raw = message.stop_reason;
   switch (raw) {
     case 'tool_use': {
@@ -44,27 +44,24 @@ export function mapAnthropicStopReason(message: AnthropicMessageLike): ProviderS
       return toolCallStep(String(call.name), call.input, call.id, raw);
     }
     case 'end_turn':
-      return blockedStep(STOPPED_WITHOUT_FINISH, raw);
+      return giveUpStep(STOPPED_WITHOUT_FINISH, raw);
     case 'max_tokens':
     case 'model_context_window_exceeded':
-      return { type: 'halt', stop: { kind: 'out_of_budget', limit: 'tokens' }, raw };
+      return providerStep('token_limit', `generation cut short at the provider's token limit (${String(raw)})`, raw);
     case 'refusal': {
       const details = message.stop_details;
-      if (details?.type !== 'refusal') return blockedStep('model refused', raw);
-      const refusal = { category: details.category ?? null, explanation: details.explanation ?? null };
-      return { type: 'halt', stop: { kind: 'blocked', reason: 'model refused', refusal }, raw };
+      if (details?.type !== 'refusal') return giveUpStep('model refused', raw);
+      const why = [details.category, details.explanation].filter((part): part is string => typeof part === 'string' && part !== '').join(': ');
+      return giveUpStep(why === '' ? 'model refused' : `model refused (${why})`, raw);
     }
     case 'pause_turn':
       return { type: 'resume', raw };
     case 'stop_sequence':
       if (typeof message.stop_sequence === 'string') {
-        return blockedStep(`model stopped at stop sequence ${JSON.stringify(message.stop_sequence)} without finish`, raw);
+        return giveUpStep(`model stopped at stop sequence ${JSON.stringify(message.stop_sequence)} without finish`, raw);
       }
       throw new ProviderStopError('stop_reason stop_sequence, but no stop sequence was generated', raw);
     default:
       throw new ProviderStopError(`unexpected stop_reason ${JSON.stringify(raw)}`, raw);
   }
 }
-
-/** The same function as {@link mapAnthropicStopReason}. */
-export const mapStopReason = mapAnthropicStopReason;

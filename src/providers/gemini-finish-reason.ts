@@ -1,5 +1,5 @@
-import type { ProviderStep } from './provider-step.js';
-import { STOPPED_WITHOUT_FINISH, blockedStep, failedStep, toolCallStep } from './provider-step.js';
+import type { GenerationStep } from './provider-step.js';
+import { STOPPED_WITHOUT_FINISH, giveUpStep, providerStep, toolCallStep } from './provider-step.js';
 
 /** The part of a Gemini candidate the mapper reads; the `@google/genai` `Candidate` fits. */
 export interface GeminiCandidateLike {
@@ -20,23 +20,23 @@ export interface GeminiCandidateLike {
 }
 
 /**
- * Maps a Gemini candidate to the loop's next step, on `finishReason` first and
+ * Maps a Gemini candidate to the loop's next step (a tool call, or the step's end for the stop engine), on `finishReason` first and
  * the `functionCall` parts second (Gemini ends a tool call with `STOP`).
- * `MAX_TOKENS` halts out of budget (tokens), `TOO_MANY_TOOL_CALLS` out of
- * budget (steps), the safety and policy reasons blocked, `CONTINUATION`
- * resumes; every other, null or unknown reason halts as failed.
+ * `MAX_TOKENS` ends the step at the provider's token limit, `TOO_MANY_TOOL_CALLS` the
+ * provider's step limit, the safety and policy reasons a `give_up`, `CONTINUATION`
+ * resumes; every other, null or unknown reason ends as a generation that could not be read (`failed`).
  *
  * @see https://ai.google.dev/api/generate-content#FinishReason
  */
-export function mapGeminiFinishReason(candidate: GeminiCandidateLike): ProviderStep<string | null> {
+export function mapGeminiFinishReason(candidate: GeminiCandidateLike): GenerationStep<string | null> {
   const raw = candidate.finishReason ?? null;
   switch (raw) {
     case 'STOP':
       return stopStep(candidate, raw);
     case 'MAX_TOKENS':
-      return { type: 'halt', stop: { kind: 'out_of_budget', limit: 'tokens' }, raw };
+      return providerStep('token_limit', `generation cut short at the provider's token limit (${String(raw)})`, raw);
     case 'TOO_MANY_TOOL_CALLS':
-      return { type: 'halt', stop: { kind: 'out_of_budget', limit: 'steps' }, raw };
+      return providerStep('step_limit', `the provider's limit of tool calls or messages was reached (${String(raw)})`, raw);
     case 'CONTINUATION':
       return { type: 'resume', raw };
     case 'SAFETY':
@@ -48,9 +48,9 @@ export function mapGeminiFinishReason(candidate: GeminiCandidateLike): ProviderS
     case 'IMAGE_PROHIBITED_CONTENT':
     case 'IMAGE_RECITATION':
     case 'MODEL_ARMOR':
-      return blockedStep(`content blocked (${raw})`, raw);
+      return giveUpStep(`content blocked (${raw})`, raw);
     case 'LANGUAGE':
-      return blockedStep('unsupported language (LANGUAGE)', raw);
+      return giveUpStep('unsupported language (LANGUAGE)', raw);
     case 'MALFORMED_FUNCTION_CALL':
     case 'UNEXPECTED_TOOL_CALL':
     case 'MISSING_THOUGHT_SIGNATURE':
@@ -61,19 +61,19 @@ export function mapGeminiFinishReason(candidate: GeminiCandidateLike): ProviderS
     case 'PUP_LIMITED_DISABLED':
     case 'OTHER':
     case 'FINISH_REASON_UNSPECIFIED':
-      return failedStep(`generation ended with finishReason ${raw}`, raw);
+      return providerStep('failed', `generation ended with finishReason ${raw}`, raw);
     default:
-      return failedStep(`unexpected finishReason ${JSON.stringify(raw)}`, raw);
+      return providerStep('failed', `unexpected finishReason ${JSON.stringify(raw)}`, raw);
   }
 }
 
-function stopStep(candidate: GeminiCandidateLike, raw: string): ProviderStep<string | null> {
+function stopStep(candidate: GeminiCandidateLike, raw: string): GenerationStep<string | null> {
   const calls = (candidate.content?.parts ?? []).flatMap((part) => (part.functionCall === undefined ? [] : [part.functionCall]));
   const [call] = calls;
-  if (calls.length === 0) return blockedStep(STOPPED_WITHOUT_FINISH, raw);
+  if (calls.length === 0) return giveUpStep(STOPPED_WITHOUT_FINISH, raw);
   if (calls.length > 1 || call === undefined) {
-    return failedStep(`STOP with ${calls.length} function calls; expected exactly one (one tool call per turn)`, raw);
+    return providerStep('failed', `STOP with ${calls.length} function calls; expected exactly one (one tool call per turn)`, raw);
   }
-  if (typeof call.name !== 'string') return failedStep('function call without a name', raw);
+  if (typeof call.name !== 'string') return providerStep('failed', 'function call without a name', raw);
   return toolCallStep(call.name, call.name === 'finish' ? call.args : (call.args ?? {}), call.id, raw);
 }

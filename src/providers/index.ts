@@ -1,20 +1,17 @@
-export { mapAnthropicStopReason, mapStopReason } from './anthropic-stop-reason.js';
-export type { AnthropicMessageLike } from './anthropic-stop-reason.js';
+/**
+ * Parts for a loop of your own over a provider's SDK: the `finish` tool the
+ * model signals with, the mappers of each provider's stop reason to the
+ * loop's next step, and the readers of tool steps for the stall detector.
+ *
+ * @module
+ */
+export { FINISH_TOOL_NAME, finishToolInputSchema, anthropicFinishTool, openAIFinishTool, openAIResponsesFinishTool } from './finish-tool.js';
+export { parseFinishSignal } from './parse-finish-signal.js';
+export type { GenerationStep } from './provider-step.js';
+export { ProviderStopError } from './provider-step.js';
+export { mapAnthropicStopReason } from './anthropic-stop-reason.js';
 export { mapOpenAIChatFinishReason } from './openai-chat-finish-reason.js';
-export type { OpenAIChatChoiceLike, OpenAIChatToolCallLike } from './openai-chat-finish-reason.js';
 export { mapOpenAIResponseStatus } from './openai-response-status.js';
-export type { OpenAIResponseLike, OpenAIResponseRaw } from './openai-response-status.js';
 export { mapGeminiFinishReason } from './gemini-finish-reason.js';
-export type { GeminiCandidateLike } from './gemini-finish-reason.js';
-export { mapAiSdkFinishReason } from './ai-sdk-finish-reason.js';
-export type { AiSdkStepLike, AiSdkFinishRaw } from './ai-sdk-finish-reason.js';
-export { ProviderStopError, isProviderStopError, stopFromFinishInput, STOPPED_WITHOUT_FINISH } from './provider-step.js';
-export type { ProviderStep } from './provider-step.js';
-export type { LoopStop, RefusalDetails } from '../core/loop-stop.js';
 export { stallStepsFromAnthropic } from './anthropic-stall-steps.js';
-export type { AnthropicTurnLike, AnthropicBlockLike } from './anthropic-stall-steps.js';
-export type { ContentLike } from './content-text.js';
 export { stallStepsFromOpenAIChat } from './openai-chat-stall-steps.js';
-export type { OpenAIChatAssistantLike, OpenAIChatToolMessageLike } from './openai-chat-stall-steps.js';
-export { stallStepsFromAiSdkStep } from './ai-sdk-stall-steps.js';
-export type { AiSdkStallStepLike, AiSdkPartLike } from './ai-sdk-stall-steps.js';

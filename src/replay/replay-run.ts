@@ -1,100 +1,106 @@
-import { advanceLoopState, initialLoopState } from '../core/agent-loop-state.js';
-import type { CompletionAction, CompletionActionKind, CompletionReason } from '../core/completion-action.js';
 import { lowestCriterion } from '../core/criterion-probabilities.js';
-import { decideCompletionAction } from '../core/decide-completion-action.js';
-import { DEFAULT_POLICY, type StopPolicy } from '../core/stop-policy.js';
+import { decide } from '../core/policy/decide.js';
+import type { StopDecision } from '../core/policy/stop-decision.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
+import { initialStopState } from '../core/policy/stop-state.js';
+import { SEED_STOP_POLICY } from '../core/policy/seed-stop-policy.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import type { RunTrace } from './run-trace.js';
 
-/** One replayed step: the evidence the policy saw and what it decided. */
+/** One replayed step under a policy document: the evidence the policy saw and its decision. */
 export interface ReplayedStep {
   readonly step: number;
   readonly tests: Pick<TestEvidence, 'passed' | 'failed' | 'ran'>;
   readonly lowestProbability: number;
   readonly lowestCriterion?: string;
-  readonly action: CompletionAction;
+  readonly decision: StopDecision;
 }
 
 /**
- * A recorded run walked through a policy. `endedBy` is `decision` when the
- * policy stopped the run (`stop_done` or `handoff_human`) and `end_of_recording`
- * when the recording ran out while the policy still said `retry`.
+ * A recorded run walked through a policy document with `decide`: `endedBy`
+ * is `decision` when the policy stopped the run and `end_of_recording` when
+ * the recording ran out while it still said `retry` or `continue`.
  */
 export interface ReplayResult {
   readonly source: string;
   readonly task?: string;
   readonly taskType?: string;
   readonly steps: readonly ReplayedStep[];
-  readonly final: CompletionAction;
+  readonly final: StopDecision;
   readonly endedBy: 'decision' | 'end_of_recording';
   readonly stepsRecorded: number;
 }
 
 /**
- * Walks a recorded run step by step through `decideCompletionAction`, with the
- * loop state (step and fingerprint window) rebuilt as a live loop would hold
- * it, and stops where the policy stops.
+ * Walks a recorded run step by step through `decide` with `policy` (the seed
+ * preset by default): each
+ * recorded step is one event (`step`, `tests`, `probabilities`, `output`,
+ * and the header's `taskType`), and the replay stops where the policy stops.
  */
-export function replayRun(trace: RunTrace, policy: StopPolicy = DEFAULT_POLICY): ReplayResult {
+export function replayRun(trace: RunTrace, policy: StopPolicyDocument = SEED_STOP_POLICY): ReplayResult {
   const steps: ReplayedStep[] = [];
-  let loop = initialLoopState();
+  let state = initialStopState(policy);
+  const taskType = trace.header.taskType;
   for (const recorded of trace.steps) {
-    loop = advanceLoopState(loop, recorded.tests, recorded.output, policy.stallRounds);
-    loop = { ...loop, step: recorded.step };
-    const action = decideCompletionAction(recorded.probabilities, recorded.tests, loop, policy);
+    const result = decide(policy, state, {
+      step: recorded.step,
+      tests: recorded.tests,
+      probabilities: recorded.probabilities,
+      output: recorded.output,
+      ...(taskType === undefined ? {} : { taskType }),
+    });
+    state = result.state;
     const lowest = lowestCriterion(recorded.probabilities);
     steps.push({
       step: recorded.step,
       tests: { passed: recorded.tests.passed, failed: recorded.tests.failed, ran: recorded.tests.ran },
       lowestProbability: lowest.probability,
       ...(lowest.criterion === undefined ? {} : { lowestCriterion: lowest.criterion }),
-      action,
+      decision: result.decision,
     });
-    if (action.action !== 'retry') break;
+    if (result.decision.kind === 'stop') break;
   }
   const last = steps[steps.length - 1];
   if (last === undefined) throw new TypeError(`${trace.source}: a recorded run needs at least one step`);
   return {
     source: trace.source,
     ...(trace.header.task === undefined ? {} : { task: trace.header.task }),
-    ...(trace.header.taskType === undefined ? {} : { taskType: trace.header.taskType }),
+    ...(taskType === undefined ? {} : { taskType }),
     steps,
-    final: last.action,
-    endedBy: last.action.action === 'retry' ? 'end_of_recording' : 'decision',
+    final: last.decision,
+    endedBy: last.decision.kind === 'stop' ? 'decision' : 'end_of_recording',
     stepsRecorded: trace.steps.length,
   };
 }
 
-/** How many replayed runs ended in each action and reason. */
+/** How replayed runs ended under a policy document: per outcome (`stop success`, `retry`, ...) and reason. */
 export interface ReplaySummary {
   readonly runs: number;
-  readonly byAction: Readonly<Record<CompletionActionKind, number>>;
-  readonly byReason: readonly { readonly action: CompletionActionKind; readonly reason: CompletionReason; readonly count: number }[];
-  /** Runs whose recording ended while the policy still said `retry`. */
+  readonly byOutcome: readonly { readonly outcome: string; readonly reason: string; readonly count: number }[];
+  /** Runs whose recording ended before the policy stopped them. */
   readonly unfinished: number;
 }
 
-/** Counts how the replayed runs ended, per action and per reason. */
+/** The outcome of a decision as one word or two: `stop success`, `stop need_help`, `retry`, `continue`. */
+export function outcomeOf(decision: StopDecision): string {
+  return decision.kind === 'stop' ? `stop ${decision.exit}` : decision.kind;
+}
+
+/** Counts how the replayed runs ended, per outcome and reason. */
 export function summarizeReplays(results: readonly ReplayResult[]): ReplaySummary {
-  const byAction: Record<CompletionActionKind, number> = { stop_done: 0, retry: 0, handoff_human: 0 };
-  const byReason = new Map<string, { action: CompletionActionKind; reason: CompletionReason; count: number }>();
+  const counts = new Map<string, { outcome: string; reason: string; count: number }>();
   let unfinished = 0;
   for (const result of results) {
-    const { action, reason } = result.final;
-    byAction[action] += 1;
     if (result.endedBy === 'end_of_recording') unfinished += 1;
-    const key = `${action}/${reason}`;
-    const entry = byReason.get(key) ?? { action, reason, count: 0 };
+    const outcome = outcomeOf(result.final);
+    const key = `${outcome}/${result.final.reason}`;
+    const entry = counts.get(key) ?? { outcome, reason: result.final.reason, count: 0 };
     entry.count += 1;
-    byReason.set(key, entry);
+    counts.set(key, entry);
   }
-  const order: readonly CompletionActionKind[] = ['stop_done', 'retry', 'handoff_human'];
   return {
     runs: results.length,
-    byAction,
-    byReason: [...byReason.values()].sort(
-      (a, b) => order.indexOf(a.action) - order.indexOf(b.action) || a.reason.localeCompare(b.reason),
-    ),
+    byOutcome: [...counts.values()].sort((a, b) => a.outcome.localeCompare(b.outcome) || a.reason.localeCompare(b.reason)),
     unfinished,
   };
 }

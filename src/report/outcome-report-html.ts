@@ -1,7 +1,7 @@
 import { escapeHtml, reportPageHead } from '../html/report-page.js';
 import { niceTicks } from '../calibrate/nice-ticks.js';
 import { formatCost } from '../core/format-cost.js';
-import { STOP_EXITS, type StopExit } from '../core/stop-outcome.js';
+import { STOP_EXITS, type StopExit } from '../core/policy/stop-decision.js';
 import { formatWait } from './format-wait.js';
 import type { BucketWidth, LimitShareBucket } from './limit-share-alerts.js';
 import type { OutcomeReport } from './outcome-report.js';

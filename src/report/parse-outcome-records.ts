@@ -1,7 +1,7 @@
 import type { BudgetLimitKind } from '../core/budget.js';
 import { describeValue } from '../core/describe-value.js';
 import { ISO_TIME } from '../core/outcome-record.js';
-import { STOP_EXITS, type StopExit } from '../core/stop-outcome.js';
+import { STOP_EXITS, type StopExit } from '../core/policy/stop-decision.js';
 import { lineError, LineFieldError, readObject, type LineError } from '../input/line-fields.js';
 import { LIMIT_KINDS, type HumanWait, type ReportedOutcome, type ReportedRun } from './reported-run.js';
 

@@ -1,17 +1,17 @@
-import type { EvaluateOptions, EvaluationClient, EvaluationRequest, EvaluationResult } from '../judge/evaluation-client.js';
-import { EvaluationError, isEvaluationError } from '../judge/evaluation-error.js';
-import { validateEvaluationResult } from '../judge/validate-evaluation-result.js';
+import type { DecisionModelCallOptions, DecisionModelClient, DecisionModelRequest, DecisionModelResult } from '../decision-model/decision-model-client.js';
+import { DecisionModelError, isDecisionModelError } from '../decision-model/decision-model-error.js';
+import { validateAnswers } from '../decision-model/validate-answers.js';
 
 /** One scripted answer set: P(true) per question name. */
 export type ScriptedAnswers = Readonly<Record<string, number>>;
 
-/** What a scripted call does: answer with probabilities, or reject with an `EvaluationError`. */
-export type ScriptedReply = ScriptedAnswers | EvaluationError;
+/** What a scripted call does: answer with probabilities, or reject with an `DecisionModelError`. */
+export type ScriptedReply = ScriptedAnswers | DecisionModelError;
 
 /** A script: replies used call by call, or a function of the request and the call index (from 0). */
 export type Script =
   | readonly ScriptedReply[]
-  | ((request: EvaluationRequest, callIndex: number) => ScriptedReply | Promise<ScriptedReply>);
+  | ((request: DecisionModelRequest, callIndex: number) => ScriptedReply | Promise<ScriptedReply>);
 
 /** Options of {@link createScriptedClient}. */
 export interface ScriptedClientOptions {
@@ -20,9 +20,9 @@ export interface ScriptedClientOptions {
 }
 
 /** A scripted decision model that records every request it receives. */
-export interface ScriptedClient extends EvaluationClient {
+export interface ScriptedClient extends DecisionModelClient {
   /** Every request received, in order (also those that were rejected). */
-  readonly calls: readonly EvaluationRequest[];
+  readonly calls: readonly DecisionModelRequest[];
 }
 
 /**
@@ -42,24 +42,24 @@ export function createScriptedClient(script: Script, options: ScriptedClientOpti
     throw new TypeError('createScriptedClient needs a list of replies or a function (request, callIndex) => reply');
   }
   const model = options.model ?? 'scripted';
-  const calls: EvaluationRequest[] = [];
+  const calls: DecisionModelRequest[] = [];
 
   return {
     calls,
-    async evaluate(request: EvaluationRequest, evaluateOptions: EvaluateOptions = {}): Promise<EvaluationResult> {
+    async evaluate(request: DecisionModelRequest, evaluateOptions: DecisionModelCallOptions = {}): Promise<DecisionModelResult> {
       const callIndex = calls.length;
       calls.push(request);
       if (evaluateOptions.signal?.aborted === true) {
-        throw new EvaluationError('aborted', `scripted call ${callIndex} was aborted`);
+        throw new DecisionModelError('aborted', `scripted call ${callIndex} was aborted`);
       }
       const reply = await nextReply(script, request, callIndex);
-      if (isEvaluationError(reply)) throw reply;
+      if (isDecisionModelError(reply)) throw reply;
       if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) {
-        throw new EvaluationError('invalid_response', `scripted call ${callIndex}: the reply is not an answer set`);
+        throw new DecisionModelError('invalid_response', `scripted call ${callIndex}: the reply is not an answer set`);
       }
       const answers: Record<string, { probability: number }> = {};
       for (const [name, probability] of Object.entries(reply)) answers[name] = { probability };
-      const valid = validateEvaluationResult({ answers, model }, request.questions);
+      const valid = validateAnswers({ answers, model }, request.questions);
       const asked: Record<string, { probability: number }> = {};
       for (const [name, probability] of Object.entries(valid.probabilities)) asked[name] = { probability };
       return { answers: asked, model };
@@ -67,11 +67,11 @@ export function createScriptedClient(script: Script, options: ScriptedClientOpti
   };
 }
 
-async function nextReply(script: Script, request: EvaluationRequest, callIndex: number): Promise<ScriptedReply> {
+async function nextReply(script: Script, request: DecisionModelRequest, callIndex: number): Promise<ScriptedReply> {
   if (typeof script === 'function') return script(request, callIndex);
   const reply = script[callIndex];
   if (reply === undefined) {
-    throw new EvaluationError(
+    throw new DecisionModelError(
       'configuration',
       `the script has ${script.length} ${script.length === 1 ? 'reply' : 'replies'}, and call ${callIndex + 1} found none left`,
     );

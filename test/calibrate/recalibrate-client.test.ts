@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { applyCalibrationMap } from '../../src/calibrate/calibration-map.js';
 import { recalibrateClient } from '../../src/calibrate/recalibrate-client.js';
-import type { EvaluationClient, EvaluationRequest } from '../../src/judge/evaluation-client.js';
-import { isEvaluationError } from '../../src/judge/evaluation-error.js';
-import { doneCriteria } from '../../src/judge/boolean-question.js';
+import type { DecisionModelClient, DecisionModelRequest } from '../../src/decision-model/decision-model-client.js';
+import { isDecisionModelError } from '../../src/decision-model/decision-model-error.js';
+import { doneCriteria } from '../../src/decision-model/boolean-question.js';
 
-function fixedClient(answers: Record<string, number>): EvaluationClient & { seen: EvaluationRequest[]; signals: unknown[] } {
-  const seen: EvaluationRequest[] = [];
+function fixedClient(answers: Record<string, number>): DecisionModelClient & { seen: DecisionModelRequest[]; signals: unknown[] } {
+  const seen: DecisionModelRequest[] = [];
   const signals: unknown[] = [];
   return {
     seen,
@@ -44,10 +44,10 @@ describe('recalibrateClient', () => {
     expect(result.answers).toEqual({ acceptanceCovered: { probability: 0.45 }, noOpenQuestions: { probability: 0.6 } });
   });
 
-  it('turns a non-probability answer into an EvaluationError and rejects a bad map', async () => {
+  it('turns a non-probability answer into an DecisionModelError and rejects a bad map', async () => {
     const client = recalibrateClient(fixedClient({ acceptanceCovered: Number.NaN }), { kind: 'temperature', temperature: 1 });
     const error = await client.evaluate({ state: 'x', questions: doneCriteria }).catch((caught: unknown) => caught);
-    expect(isEvaluationError(error)).toBe(true);
+    expect(isDecisionModelError(error)).toBe(true);
     expect((error as { kind: string }).kind).toBe('invalid_response');
     expect(() => recalibrateClient(fixedClient({}), { kind: 'platt', a: 2, b: 0 })).toThrow(RangeError);
   });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { LabelledCase } from '../../src/calibrate/labelled-case.js';
 import { openScoreCacheFile } from '../../src/calibrate/score-cache-file.js';
 import { scoreCases } from '../../src/calibrate/score-cases.js';
-import type { EvaluationClient } from '../../src/judge/evaluation-client.js';
+import type { DecisionModelClient } from '../../src/decision-model/decision-model-client.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const fixture = join(root, 'test', 'fixtures', 'calibrate', 'score-until-killed.mjs');
@@ -21,7 +21,7 @@ function unscored(count: number): LabelledCase[] {
 }
 
 /** The same answers as the client in the fixture, counting its calls. */
-function countingClient(): EvaluationClient & { calls: string[] } {
+function countingClient(): DecisionModelClient & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,

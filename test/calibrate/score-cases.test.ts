@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelledCase } from '../../src/calibrate/labelled-case.js';
 import { scoreCacheKey, scoreCases, stopOnRepeatedFailures, type CachedScore, type ScoreCache, type ScoreProgress } from '../../src/calibrate/score-cases.js';
-import { doneCriteria } from '../../src/judge/boolean-question.js';
-import type { EvaluationClient, EvaluationRequest } from '../../src/judge/evaluation-client.js';
-import { EvaluationError } from '../../src/judge/evaluation-error.js';
+import { doneCriteria } from '../../src/decision-model/boolean-question.js';
+import type { DecisionModelClient, DecisionModelRequest } from '../../src/decision-model/decision-model-client.js';
+import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 
 function unscored(count: number): LabelledCase[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -17,11 +17,11 @@ function unscored(count: number): LabelledCase[] {
 
 /** A client that answers after the test releases it, and records what it was asked. */
 function gatedClient() {
-  const requests: EvaluationRequest[] = [];
+  const requests: DecisionModelRequest[] = [];
   const waiting: (() => void)[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  const client: EvaluationClient = {
+  const client: DecisionModelClient = {
     async evaluate(request, options) {
       requests.push(request);
       inFlight++;
@@ -29,7 +29,7 @@ function gatedClient() {
       try {
         await new Promise<void>((resolve, reject) => {
           waiting.push(resolve);
-          options?.signal?.addEventListener('abort', () => reject(new EvaluationError('aborted', 'aborted')), { once: true });
+          options?.signal?.addEventListener('abort', () => reject(new DecisionModelError('aborted', 'aborted')), { once: true });
         });
       } finally {
         inFlight--;
@@ -107,10 +107,10 @@ describe('scoreCases', () => {
 
   it('reports failures without inventing probabilities, and keeps going', async () => {
     let call = 0;
-    const client: EvaluationClient = {
+    const client: DecisionModelClient = {
       async evaluate() {
         call++;
-        if (call === 2) throw new EvaluationError('rate_limited', 'slow down', { status: 429 });
+        if (call === 2) throw new DecisionModelError('rate_limited', 'slow down', { status: 429 });
         if (call === 3) return { model: 'm', answers: { acceptanceCovered: { probability: 1.4 }, noOpenQuestions: { probability: 0.5 } } };
         return { model: 'm', answers: { acceptanceCovered: { probability: 0.7 }, noOpenQuestions: { probability: 0.5 } } };
       },
@@ -152,7 +152,7 @@ describe('scoreCases', () => {
   it('stops when stopWhen says so: no new case is started and the requests in flight are aborted', async () => {
     const asked: string[] = [];
     let aborts = 0;
-    const client: EvaluationClient = {
+    const client: DecisionModelClient = {
       async evaluate(request, options) {
         const task = String((request.state as { task: string }).task);
         asked.push(task);
@@ -162,12 +162,12 @@ describe('scoreCases', () => {
           return new Promise((_resolve, reject) =>
             options?.signal?.addEventListener('abort', () => {
               aborts++;
-              reject(new EvaluationError('aborted', 'aborted'));
+              reject(new DecisionModelError('aborted', 'aborted'));
             }),
           );
         }
         await new Promise((resolve) => setTimeout(resolve, 5));
-        throw new EvaluationError('server', `boom ${task}`, { status: 503 });
+        throw new DecisionModelError('server', `boom ${task}`, { status: 503 });
       },
     };
     const seen: [number, number][] = [];
@@ -195,10 +195,10 @@ describe('scoreCases', () => {
   it('counts failures in a row from the last answer', async () => {
     const outcomes = ['fail', 'fail', 'ok', 'fail', 'fail', 'fail', 'ok'];
     let call = 0;
-    const client: EvaluationClient = {
+    const client: DecisionModelClient = {
       async evaluate() {
         const outcome = outcomes[call++];
-        if (outcome === 'fail') throw new EvaluationError('network', 'unreachable');
+        if (outcome === 'fail') throw new DecisionModelError('network', 'unreachable');
         return { model: 'm', answers: { acceptanceCovered: { probability: 0.5 }, noOpenQuestions: { probability: 0.5 } } };
       },
     };
@@ -226,7 +226,7 @@ describe('scoreCases', () => {
     const onWarning = (warning: Error): void => void warnings.push(warning);
     process.on('warning', onWarning);
     try {
-      const client: EvaluationClient = {
+      const client: DecisionModelClient = {
         async evaluate(_request, options) {
           // Like the HTTP clients: a listener per request (and per attempt) on the caller's signal.
           const listeners = [() => undefined, () => undefined];

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/cli/doctor-report.js';
 import type { HookHost } from '../../src/hosts/hook-host.js';
 import { HOOK_SETTINGS_PATHS, mergeStopHook } from '../../src/hosts/install-stop-hook.js';
-import { chatBody } from '../judge/loopback-server.js';
+import { chatBody } from '../decision-model/loopback-server.js';
 import { startLoopbackDecisionModel, systemOneAnswer, type LoopbackReply } from '../hosts/loopback-decision-model.js';
 import { HOOK_FREE_ENV, runCli, type CliRun } from './run-cli.js';
 

@@ -64,7 +64,7 @@ describe('stopwise explain', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^line 1: retry/);
     expect(run.stderr).toBe(
-      'stopwise explain: events.jsonl:2: unknown usage counter "costUsd" in event.usage; expected one of inputTokens, outputTokens, cost, toolErrors, judgeCalls, judgeCost\n',
+      'stopwise explain: events.jsonl:2: unknown usage counter "costUsd" in event.usage; expected one of inputTokens, outputTokens, cost, toolErrors, decisionModelCalls, decisionModelCost\n',
     );
     const broken = await runCli(['explain', '--policy', 'policy.json', 'events.jsonl'], { cwd: project(POLICY, ['{"step": 1,']) });
     expect(broken.stderr).toMatch(/^stopwise explain: events\.jsonl:1: not valid JSON/);

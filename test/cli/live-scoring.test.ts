@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseLabelledCases, type LabelledCase } from '../../src/calibrate/labelled-case.js';
 import { openScoreCacheFile } from '../../src/calibrate/score-cache-file.js';
 import { caseState, scoreCacheKey } from '../../src/calibrate/score-cases.js';
-import { doneCriteria } from '../../src/judge/boolean-question.js';
+import { doneCriteria } from '../../src/decision-model/boolean-question.js';
 import {
   askedQuestion,
   chatBody,
@@ -17,7 +17,7 @@ import {
   type Handler,
   type LoopbackServer,
   type SeenRequest,
-} from '../judge/loopback-server.js';
+} from '../decision-model/loopback-server.js';
 import { runCli, startCli, type CliRun } from './run-cli.js';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -54,7 +54,7 @@ const TABLE: Readonly<Record<string, { readonly [V in StopVocabulary]: ExternalS
 /** A real decision of `decide` for a one-rule policy that stops on a limit. */
 function limitDecision(of: LimitName): StopDecision {
   const policy = parseStopPolicy({ version: 1, rules: [{ id: 'cap', when: { limit: { of, max: 1 } }, then: { kind: 'stop', exit: 'limit', reason: `max_${of}` } }] });
-  const usage = { inputTokens: 2, outputTokens: 2, cost: 2, toolErrors: 2, judgeCalls: 2, judgeCost: 2 };
+  const usage = { inputTokens: 2, outputTokens: 2, cost: 2, toolErrors: 2, decisionModelCalls: 2, decisionModelCost: 2 };
   return decide(policy, initialStopState(policy), { step: 1, usage, elapsedMs: 2 }).decision;
 }
 
@@ -82,7 +82,7 @@ const DECISIONS: readonly (readonly [string, StopDecision])[] = [
   ['limit tokens', limitDecision('totalTokens')],
   ['limit wall_clock', limitDecision('wallClockMs')],
   ['limit cost', limitDecision('cost')],
-  ['limit cost', limitDecision('judgeCost')],
+  ['limit cost', limitDecision('decisionModelCost')],
   ['limit tool_errors', limitDecision('toolErrors')],
   ['gave_up', stopDecision('gave_up')],
   ['need_help', stopDecision('need_help')],
@@ -219,7 +219,7 @@ function asStop(meaning: ReturnType<typeof fromExternalStopReason>): StopOutcome
   if (meaning === undefined) throw new Error('no meaning');
   if (meaning.kind === 'continue') return { kind: 'continue', reason: 'r', rule: null, values: { step: 1 }, trace: [] };
   if (meaning.stalled === true) return stalledDecision();
-  if (meaning.exit === 'limit') return meaning.limit === undefined ? limitDecision('judgeCalls') : limitOutcome(meaning.limit);
+  if (meaning.exit === 'limit') return meaning.limit === undefined ? limitDecision('decisionModelCalls') : limitOutcome(meaning.limit);
   if (meaning.exit === 'failed') return meaning.aborted === true ? (OUTCOMES.aborted as StopOutcome) : (OUTCOMES.failed as StopOutcome);
   return OUTCOMES[meaning.exit] as StopOutcome;
 }

@@ -15,8 +15,8 @@ const PASS = { passed: true, failed: [], ran: 3 };
 describe('the stop observer', () => {
   it('sees each decision of decide with its step, totals and policy name, and each seed-table decision', () => {
     const seen: [string, number, number | undefined, string | undefined][] = [];
-    setStopObserver({ decision: (decision, step, totals, policy) => void seen.push([decision.reason, step, totals?.judgeCalls, policy]) });
-    decide(SEED_STOP_POLICY, initialStopState(SEED_STOP_POLICY), { step: 1, tests: PASS, probabilities: { a: 0.95 }, usage: { judgeCalls: 1 } });
+    setStopObserver({ decision: (decision, step, totals, policy) => void seen.push([decision.reason, step, totals?.decisionModelCalls, policy]) });
+    decide(SEED_STOP_POLICY, initialStopState(SEED_STOP_POLICY), { step: 1, tests: PASS, probabilities: { a: 0.95 }, usage: { decisionModelCalls: 1 } });
     decideCompletionAction({ a: 0.5 }, PASS, { step: 2, recentFingerprints: [] });
     expect(decideFromEvidence(PASS, { step: 3, recentFingerprints: [] })).toBeUndefined();
     expect(seen).toEqual([

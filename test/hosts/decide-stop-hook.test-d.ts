@@ -1,13 +1,13 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { DoneSignal } from '../../src/core/combine-done-signal.js';
 import { decideStopHook, isStopHookBlock, type StopHookCheck, type StopHookDecision } from '../../src/hosts/decide-stop-hook.js';
-import { EvaluationError } from '../../src/judge/evaluation-error.js';
+import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 
 describe('decideStopHook types', () => {
   it('takes a completion check as the completion check reports it, an error, or nothing', () => {
     type Reported = DoneSignal & { readonly probabilities: Readonly<Record<string, number>>; readonly model: string };
     expectTypeOf<Reported>().toExtend<StopHookCheck>();
-    expectTypeOf<EvaluationError>().toExtend<StopHookCheck>();
+    expectTypeOf<DecisionModelError>().toExtend<StopHookCheck>();
     expectTypeOf<undefined>().toExtend<StopHookCheck>();
     expectTypeOf<{ probabilities: Record<string, number> }>().not.toExtend<StopHookCheck>();
   });

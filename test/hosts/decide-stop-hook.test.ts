@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStopPolicy } from '../../src/core/stop-policy.js';
-import { EvaluationError } from '../../src/judge/evaluation-error.js';
+import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import { decideStopHook, HUMAN_REVIEW_NOTE, isStopHookBlock, type StopHookCheck } from '../../src/hosts/decide-stop-hook.js';
 
 const stop = { hook_event_name: 'Stop', session_id: 's', stop_hook_active: false } as const;
@@ -11,7 +11,7 @@ const green = { passed: true, failed: [], ran: 40 };
 const none = { passed: true, failed: [], ran: 0 };
 const saysDone: StopHookCheck = { modelSaysDone: true, probabilities: { acceptanceCovered: 0.93, noOpenQuestions: 0.88 } };
 const midBand: StopHookCheck = { modelSaysDone: false, probabilities: { acceptanceCovered: 0.55, noOpenQuestions: 0.91 } };
-const down = new EvaluationError('server', 'HTTP 500 from 127.0.0.1', { status: 500 });
+const down = new DecisionModelError('server', 'HTTP 500 from 127.0.0.1', { status: 500 });
 
 describe('decideStopHook: the table of the stop hook', () => {
   it('allows an event that is present and is not a stop event, whatever the evidence', () => {

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createStopPolicy } from '../../src/core/stop-policy.js';
 import { createHookClient, hookCompletionInput } from '../../src/hosts/hook-decision-model.js';
 import { parseStopwiseConfig } from '../../src/hosts/stopwise-config.js';
-import { isEvaluationError } from '../../src/judge/evaluation-error.js';
-import type { EvaluationClient } from '../../src/judge/evaluation-client.js';
+import { isDecisionModelError } from '../../src/decision-model/decision-model-error.js';
+import type { DecisionModelClient } from '../../src/decision-model/decision-model-client.js';
 import { startLoopbackDecisionModel, systemOneAnswer, type LoopbackReply } from './loopback-decision-model.js';
 
 let close: (() => Promise<void>) | undefined;
@@ -33,9 +33,9 @@ describe('createHookClient', () => {
     const client = (await createHookClient(
       { client: 'system-one', baseURL: unauthorized.baseURL, model: 'm', apiKeyEnv: 'STOPWISE_TEST_KEY', timeoutMs: 2_000 },
       { STOPWISE_TEST_KEY: 'secret-key-1' },
-    )) as EvaluationClient;
+    )) as DecisionModelClient;
     const error: unknown = await client.evaluate(question).catch((caught: unknown) => caught);
-    expect(isEvaluationError(error) && error.kind).toBe('auth');
+    expect(isDecisionModelError(error) && error.kind).toBe('auth');
     expect(String((error as Error).message)).not.toContain('secret-key-1');
     expect(unauthorized.requests).toHaveLength(1);
     await close?.();
@@ -44,15 +44,15 @@ describe('createHookClient', () => {
     const retried = (await createHookClient(
       { client: 'system-one', baseURL: overloaded.baseURL, model: 'm', apiKeyEnv: 'STOPWISE_TEST_KEY', timeoutMs: 2_000 },
       { STOPWISE_TEST_KEY: 'secret-key-1' },
-    )) as EvaluationClient;
+    )) as DecisionModelClient;
     const second: unknown = await retried.evaluate(question).catch((caught: unknown) => caught);
-    expect(isEvaluationError(second) && second.kind).toBe('server');
+    expect(isDecisionModelError(second) && second.kind).toBe('server');
     expect(overloaded.requests).toHaveLength(2);
   });
 
   it('answers through a reachable server', async () => {
     const ok = await server(systemOneAnswer({ done: 0.8 }));
-    const client = (await createHookClient({ client: 'system-one', baseURL: ok.baseURL, model: 'm', timeoutMs: 2_000 }, { SYSTEM_ONE_API_KEY: 'k' })) as EvaluationClient;
+    const client = (await createHookClient({ client: 'system-one', baseURL: ok.baseURL, model: 'm', timeoutMs: 2_000 }, { SYSTEM_ONE_API_KEY: 'k' })) as DecisionModelClient;
     await expect(client.evaluate(question)).resolves.toMatchObject({ answers: { done: { probability: 0.8 } } });
   });
 });

@@ -3,7 +3,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
-import { EvaluationError } from '../../src/judge/evaluation-error.js';
+import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
 import type { HookTestResult, HookTestRunner } from '../../src/hosts/hook-test-runner.js';
 import { acquireFileLock } from '../../src/hosts/file-lock.js';
@@ -65,7 +65,7 @@ describe('runStopHook', () => {
 
   it('does not ask the model when the evidence decides, and lets a model error through as a message', async () => {
     const dir = project({ task: 't', judge: { client: 'system-one' }, maxConsecutiveBlocks: 5 });
-    const client = createScriptedClient([new EvaluationError('rate_limited', 'HTTP 429 from System One', { status: 429 })]);
+    const client = createScriptedClient([new DecisionModelError('rate_limited', 'HTTP 429 from System One', { status: 429 })]);
     const options = {
       env: {},
       testRunner: scriptedRunner([

@@ -9,8 +9,8 @@ import type { HookTestRunner } from '../../src/hosts/hook-test-runner.js';
 import { runStopHook } from '../../src/hosts/run-stop-hook.js';
 import { SAMPLE_EVIDENCE, SAMPLE_LAST_MESSAGE, sampleStopAnswer, sampleStopInput, type SampleEvidenceName } from '../../src/hosts/sample-stop-answers.js';
 import { parseStopwiseConfig, type StopwiseConfig } from '../../src/hosts/stopwise-config.js';
-import { checkCompletion } from '../../src/judge/check-completion.js';
-import { EvaluationError } from '../../src/judge/evaluation-error.js';
+import { checkCompletion } from '../../src/decision-model/check-completion.js';
+import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
 
 const HOSTS = ['claude-code', 'codex', 'cursor'] as const;
@@ -28,7 +28,7 @@ function fixedRunner(evidence: TestEvidence): HookTestRunner {
 }
 
 /** What the real hook prints for the same stop, in a fresh project folder. */
-async function hookStdout(host: (typeof HOSTS)[number], raw: Record<string, unknown>, tests: TestEvidence, answers?: Record<string, number> | EvaluationError): Promise<string> {
+async function hookStdout(host: (typeof HOSTS)[number], raw: Record<string, unknown>, tests: TestEvidence, answers?: Record<string, number> | DecisionModelError): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'stopwise-sample-'));
   writeFileSync(join(dir, 'stopwise.config.json'), JSON.stringify({ tests: { command: 'true' }, ...raw }));
   const input = sampleStopInput(host, dir);
@@ -51,7 +51,7 @@ describe('sampleStopAnswer', () => {
   });
 
   it('hands off when the decision model could not be asked, and blocks with the task when it says not done', async () => {
-    const down = await sampleStopAnswer('codex', config(), SAMPLE_EVIDENCE.green, new EvaluationError('auth', 'HTTP 401'), { cwd: '/project', now });
+    const down = await sampleStopAnswer('codex', config(), SAMPLE_EVIDENCE.green, new DecisionModelError('auth', 'HTTP 401'), { cwd: '/project', now });
     expect(down).toMatchObject({ kind: 'handoff', output: { systemMessage: expect.stringContaining('HTTP 401') } });
     const below: StopHookCheck = { modelSaysDone: false, probabilities: { acceptanceCovered: 0.2, noOpenQuestions: 0.9 } };
     const blocked = await sampleStopAnswer('claude-code', config(), SAMPLE_EVIDENCE.green, below, { cwd: '/project', now });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { booleanQuestion, doneCriteria } from '../../src/judge/boolean-question.js';
+import { booleanQuestion, doneCriteria } from '../../src/decision-model/boolean-question.js';
 
 describe('booleanQuestion', () => {
   it('builds a plain yes/no question, with criteria when given', () => {

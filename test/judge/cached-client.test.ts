@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { doneCriteria } from '../../src/judge/boolean-question.js';
-import { createCachedClient } from '../../src/judge/cached-client.js';
-import { checkCompletion } from '../../src/judge/check-completion.js';
-import type { EvaluationClient } from '../../src/judge/evaluation-client.js';
-import { EvaluationError } from '../../src/judge/evaluation-error.js';
+import { doneCriteria } from '../../src/decision-model/boolean-question.js';
+import { createCachedClient } from '../../src/decision-model/cached-client.js';
+import { checkCompletion } from '../../src/decision-model/check-completion.js';
+import type { DecisionModelClient } from '../../src/decision-model/decision-model-client.js';
+import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
 
 const answerAll = (p: number) => ({ acceptanceCovered: p, noOpenQuestions: p });
@@ -54,7 +54,7 @@ describe('createCachedClient', () => {
 
   it('never caches an error or an invalid answer', async () => {
     const inner = createScriptedClient([
-      new EvaluationError('server', 'down'),
+      new DecisionModelError('server', 'down'),
       { acceptanceCovered: 1.5, noOpenQuestions: 0.9 },
       answerAll(0.8),
     ]);
@@ -69,7 +69,7 @@ describe('createCachedClient', () => {
   });
 
   it('checks a hand-written client before caching, and hands out frozen answers', async () => {
-    const sloppy: EvaluationClient = {
+    const sloppy: DecisionModelClient = {
       evaluate: async () => ({ answers: { acceptanceCovered: { probability: 0.7 }, noOpenQuestions: { probability: 0.6 } }, model: 'x' }),
     };
     const client = createCachedClient(sloppy, { maxEntries: 1 });

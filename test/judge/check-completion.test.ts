@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { booleanQuestion, doneCriteria } from '../../src/judge/boolean-question.js';
-import { checkCompletion } from '../../src/judge/check-completion.js';
-import type { EvaluationClient } from '../../src/judge/evaluation-client.js';
-import { EvaluationError, isEvaluationError } from '../../src/judge/evaluation-error.js';
+import { booleanQuestion, doneCriteria } from '../../src/decision-model/boolean-question.js';
+import { checkCompletion } from '../../src/decision-model/check-completion.js';
+import type { DecisionModelClient } from '../../src/decision-model/decision-model-client.js';
+import { DecisionModelError, isDecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import { createStopPolicy } from '../../src/core/stop-policy.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
 
@@ -87,24 +87,24 @@ describe('checkCompletion', () => {
       ['nothing', undefined],
     ];
     for (const [label, result] of cases) {
-      const client = { evaluate: async () => result } as unknown as EvaluationClient;
+      const client = { evaluate: async () => result } as unknown as DecisionModelClient;
       const error = await checkCompletion(client, INPUT).then(
         () => undefined,
         (caught: unknown) => caught,
       );
-      expect(isEvaluationError(error), label).toBe(true);
-      expect((error as EvaluationError).kind, label).toBe('invalid_response');
+      expect(isDecisionModelError(error), label).toBe(true);
+      expect((error as DecisionModelError).kind, label).toBe('invalid_response');
     }
   });
 
   it('passes a client error through unchanged, and never turns it into a decision', async () => {
-    const failure = new EvaluationError('rate_limited', 'slow down', { status: 429 });
+    const failure = new DecisionModelError('rate_limited', 'slow down', { status: 429 });
     await expect(checkCompletion(createScriptedClient([failure]), INPUT)).rejects.toBe(failure);
   });
 
   it('passes the caller signal to the client and refuses an aborted one', async () => {
     let seen: AbortSignal | undefined;
-    const client: EvaluationClient = {
+    const client: DecisionModelClient = {
       evaluate: async (_request, options) => {
         seen = options?.signal;
         return { answers: { acceptanceCovered: { probability: 1 }, noOpenQuestions: { probability: 1 } }, model: 'x' };
@@ -117,7 +117,7 @@ describe('checkCompletion', () => {
   });
 
   it('throws a TypeError for misuse', async () => {
-    await expect(checkCompletion({} as EvaluationClient, INPUT)).rejects.toThrow(TypeError);
+    await expect(checkCompletion({} as DecisionModelClient, INPUT)).rejects.toThrow(TypeError);
     await expect(checkCompletion(createScriptedClient([HIGH]), { ...INPUT, output: 42 } as never)).rejects.toThrow(/output/);
     await expect(
       checkCompletion(createScriptedClient([HIGH]), { ...INPUT, policy: { ...createStopPolicy(), doneThreshold: 2 } }),
@@ -131,7 +131,7 @@ describe('checkCompletion with a question named __proto__', () => {
       string,
       ReturnType<typeof booleanQuestion>
     >;
-    const client: EvaluationClient = {
+    const client: DecisionModelClient = {
       evaluate: async () => ({ model: 'm', answers: JSON.parse('{"__proto__": {"probability": 0.02}}') as Record<string, { probability: number }> }),
     };
     const check = await checkCompletion(client, { ...INPUT, questions });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { booleanQuestion, doneCriteria } from '../../src/judge/boolean-question.js';
-import { createCompletionRequest } from '../../src/judge/completion-request.js';
+import { booleanQuestion, doneCriteria } from '../../src/decision-model/boolean-question.js';
+import { createCompletionRequest } from '../../src/decision-model/completion-request.js';
 
 const INPUT = {
   task: 'Add pagination',

@@ -5,15 +5,15 @@ import {
   type ConfiguredClient,
   type DecisionModelClientName,
   type DecisionModelConfig,
-  type EvaluationClient,
+  type DecisionModelClient,
 } from '../../src/index.js';
 
 describe('createConfiguredClient types', () => {
-  it('takes a plain configuration naming one of the clients and resolves to an EvaluationClient', () => {
+  it('takes a plain configuration naming one of the clients and resolves to an DecisionModelClient', () => {
     expectTypeOf(DECISION_MODEL_CLIENTS).toEqualTypeOf<readonly ['system-one', 'openai-compatible']>();
     expectTypeOf<DecisionModelClientName>().toEqualTypeOf<'system-one' | 'openai-compatible'>();
     expectTypeOf(createConfiguredClient).returns.resolves.toEqualTypeOf<ConfiguredClient>();
-    expectTypeOf<ConfiguredClient>().toMatchTypeOf<EvaluationClient>();
+    expectTypeOf<ConfiguredClient>().toMatchTypeOf<DecisionModelClient>();
     expectTypeOf<{ client: 'system-one'; model: 'judge-small' }>().toMatchTypeOf<DecisionModelConfig>();
     expectTypeOf<{ client: 'claude' }>().not.toMatchTypeOf<DecisionModelConfig>();
     // The key itself is never part of the configuration.

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { doneCriteria } from '../../src/judge/boolean-question.js';
-import { createConfiguredClient, type DecisionModelConfig } from '../../src/judge/create-configured-client.js';
+import { doneCriteria } from '../../src/decision-model/boolean-question.js';
+import { createConfiguredClient, type DecisionModelConfig } from '../../src/decision-model/create-configured-client.js';
 import { rejection } from './caught-errors.js';
 import { chatBody, send, startLoopbackServer, systemOneBody, type LoopbackServer } from './loopback-server.js';
 

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { decideCompletionAction, decideFromEvidence } from '../../src/core/decide-completion-action.js';
 import { DEFAULT_POLICY } from '../../src/core/stop-policy.js';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
-import { booleanQuestion } from '../../src/judge/boolean-question.js';
-import { createCompletionRequest } from '../../src/judge/completion-request.js';
-import { decideCompletionAfterEvaluate } from '../../src/judge/decide-completion-after-evaluate.js';
-import type { EvaluationQuestions } from '../../src/judge/evaluation-client.js';
-import { EvaluationError } from '../../src/judge/evaluation-error.js';
-import { validateEvaluationResult } from '../../src/judge/validate-evaluation-result.js';
+import { booleanQuestion } from '../../src/decision-model/boolean-question.js';
+import { createCompletionRequest } from '../../src/decision-model/completion-request.js';
+import { decideCompletionAfterEvaluate } from '../../src/decision-model/decide-completion-after-evaluate.js';
+import type { DecisionModelQuestions } from '../../src/decision-model/decision-model-client.js';
+import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
+import { validateAnswers } from '../../src/decision-model/validate-answers.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
 import { loopState, probability, stopPolicy, testEvidence } from '../core/arbitraries.js';
 
@@ -56,7 +56,7 @@ describe('decideCompletionAfterEvaluate', () => {
   });
 
   it('rejects, and decides nothing, when the client fails', async () => {
-    const client = createScriptedClient([new EvaluationError('server', 'overloaded', { status: 529 })]);
+    const client = createScriptedClient([new DecisionModelError('server', 'overloaded', { status: 529 })]);
     await expect(
       decideCompletionAfterEvaluate(client, { ...INPUT, loop: { step: 2, recentFingerprints: [] } }),
     ).rejects.toMatchObject({ kind: 'server' });
@@ -125,14 +125,14 @@ describe('the lazy path agrees with evaluate-then-decide', () => {
   it('reaches the same action on every input, asking only when rules 1 to 3 do not fire', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ names, answers, tests, loop, policy, output }) => {
-        const questions: EvaluationQuestions = Object.fromEntries(names.map((name) => [name, booleanQuestion(`Is ${name} true?`)]));
+        const questions: DecisionModelQuestions = Object.fromEntries(names.map((name) => [name, booleanQuestion(`Is ${name} true?`)]));
         const reply = Object.fromEntries(names.map((name, index) => [name, answers[index]!]));
         const input = { task: 'a task', output, acceptance: ['a'], tests, questions, loop, policy };
 
         const eagerClient = createScriptedClient([reply]);
         const request = createCompletionRequest(input);
         const eager = decideCompletionAction(
-          validateEvaluationResult(await eagerClient.evaluate(request), questions).probabilities,
+          validateAnswers(await eagerClient.evaluate(request), questions).probabilities,
           tests,
           loop,
           policy,

@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { booleanQuestion, doneCriteria } from '../../src/judge/boolean-question.js';
-import { estimateEvaluationCost, type EvaluationPricing } from '../../src/judge/estimate-evaluation-cost.js';
-import type { EvaluationQuestions, EvaluationRequest } from '../../src/judge/evaluation-client.js';
+import { booleanQuestion, doneCriteria } from '../../src/decision-model/boolean-question.js';
+import { estimateDecisionModelCost, type DecisionModelPricing } from '../../src/decision-model/estimate-decision-model-cost.js';
+import type { DecisionModelQuestions, DecisionModelRequest } from '../../src/decision-model/decision-model-client.js';
 
-const TWO: EvaluationQuestions = { done: booleanQuestion('Done?'), clear: booleanQuestion('Clear?') };
+const TWO: DecisionModelQuestions = { done: booleanQuestion('Done?'), clear: booleanQuestion('Clear?') };
 
 /** A request whose JSON is exactly `bytes` bytes long. */
-function requestOfBytes(bytes: number, questions: EvaluationQuestions = TWO): EvaluationRequest {
+function requestOfBytes(bytes: number, questions: DecisionModelQuestions = TWO): DecisionModelRequest {
   const empty = JSON.stringify({ state: '', questions }).length;
   return { state: 'x'.repeat(bytes - empty), questions };
 }
 
-function blocks(request: EvaluationRequest, pricing: EvaluationPricing) {
-  const estimate = estimateEvaluationCost(request, pricing);
+function blocks(request: DecisionModelRequest, pricing: DecisionModelPricing) {
+  const estimate = estimateDecisionModelCost(request, pricing);
   if (estimate.kind !== 'blocks') throw new Error('expected a block estimate');
   return estimate;
 }
 
-describe('estimateEvaluationCost with block pricing', () => {
+describe('estimateDecisionModelCost with block pricing', () => {
   const pricing = { kind: 'blocks', pricePerBlock: 0.001 } as const;
 
   it('counts one block for anything up to 4 KB, and at least one', () => {
@@ -51,23 +51,23 @@ describe('estimateEvaluationCost with block pricing', () => {
 
   it('refuses malformed pricing', () => {
     const request = requestOfBytes(300);
-    expect(() => estimateEvaluationCost(request, { kind: 'blocks', pricePerBlock: -1 })).toThrow(TypeError);
-    expect(() => estimateEvaluationCost(request, { kind: 'blocks', pricePerBlock: 1, blockBytes: 0 })).toThrow(TypeError);
-    expect(() => estimateEvaluationCost(request, { kind: 'euros' } as never)).toThrow(/blocks/);
+    expect(() => estimateDecisionModelCost(request, { kind: 'blocks', pricePerBlock: -1 })).toThrow(TypeError);
+    expect(() => estimateDecisionModelCost(request, { kind: 'blocks', pricePerBlock: 1, blockBytes: 0 })).toThrow(TypeError);
+    expect(() => estimateDecisionModelCost(request, { kind: 'euros' } as never)).toThrow(/blocks/);
   });
 });
 
-describe('estimateEvaluationCost with token pricing', () => {
+describe('estimateDecisionModelCost with token pricing', () => {
   it('prices the reported input tokens, and output tokens when priced', () => {
     const request = requestOfBytes(300);
-    expect(estimateEvaluationCost(request, { kind: 'tokens', pricePerMillionInputTokens: 2 }, { inputTokens: 500_000 })).toEqual({
+    expect(estimateDecisionModelCost(request, { kind: 'tokens', pricePerMillionInputTokens: 2 }, { inputTokens: 500_000 })).toEqual({
       kind: 'tokens',
       cost: 1,
       inputTokens: 500_000,
       outputTokens: 0,
     });
     expect(
-      estimateEvaluationCost(
+      estimateDecisionModelCost(
         request,
         { kind: 'tokens', pricePerMillionInputTokens: 2, pricePerMillionOutputTokens: 8 },
         { inputTokens: 1000, outputTokens: 10 },
@@ -77,9 +77,9 @@ describe('estimateEvaluationCost with token pricing', () => {
 
   it('needs the usage a client reported', () => {
     const request = requestOfBytes(300);
-    expect(() => estimateEvaluationCost(request, { kind: 'tokens', pricePerMillionInputTokens: 2 })).toThrow(/usage/);
+    expect(() => estimateDecisionModelCost(request, { kind: 'tokens', pricePerMillionInputTokens: 2 })).toThrow(/usage/);
     expect(() =>
-      estimateEvaluationCost(request, { kind: 'tokens', pricePerMillionInputTokens: 2, pricePerMillionOutputTokens: 1 }, { inputTokens: 3 }),
+      estimateDecisionModelCost(request, { kind: 'tokens', pricePerMillionInputTokens: 2, pricePerMillionOutputTokens: 1 }, { inputTokens: 3 }),
     ).toThrow(/outputTokens/);
   });
 });

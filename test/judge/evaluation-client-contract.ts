@@ -1,16 +1,16 @@
 // The contract every decision-model client passes, whatever carries its
 // answers: a script, the System One API, or a chat endpoint's logprobs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { booleanQuestion, doneCriteria } from '../../src/judge/boolean-question.js';
-import { checkCompletion } from '../../src/judge/check-completion.js';
-import { decideCompletionAfterEvaluate } from '../../src/judge/decide-completion-after-evaluate.js';
-import type { EvaluationClient, EvaluationQuestions } from '../../src/judge/evaluation-client.js';
+import { booleanQuestion, doneCriteria } from '../../src/decision-model/boolean-question.js';
+import { checkCompletion } from '../../src/decision-model/check-completion.js';
+import { decideCompletionAfterEvaluate } from '../../src/decision-model/decide-completion-after-evaluate.js';
+import type { DecisionModelClient, DecisionModelQuestions } from '../../src/decision-model/decision-model-client.js';
 import { rejection } from './caught-errors.js';
 import { MISSING, NAN, type WireValue } from './loopback-server.js';
 
 /** A client under test, and a way to decide what its model answers next. */
 export interface ContractHarness {
-  readonly client: EvaluationClient;
+  readonly client: DecisionModelClient;
   /** The values the model answers with from now on, per question name (absent names are answered 0.5). */
   answerWith(values: Readonly<Record<string, WireValue>>): void;
   /** How many model calls were made so far (requests or script calls). */
@@ -18,7 +18,7 @@ export interface ContractHarness {
   close(): Promise<void>;
 }
 
-const FIVE: EvaluationQuestions = {
+const FIVE: DecisionModelQuestions = {
   acceptanceCovered: doneCriteria.acceptanceCovered!,
   noOpenQuestions: doneCriteria.noOpenQuestions!,
   docsUpdated: booleanQuestion('Does the output update the docs for every changed public name?'),
@@ -36,7 +36,7 @@ const INPUT = {
 
 /** Runs the shared contract against the clients that `start` makes. */
 export function describeEvaluationClientContract(name: string, start: () => Promise<ContractHarness>): void {
-  describe(`${name}: the EvaluationClient contract`, () => {
+  describe(`${name}: the DecisionModelClient contract`, () => {
     let harness: ContractHarness;
     beforeEach(async () => {
       harness = await start();

@@ -3,7 +3,7 @@
 // → `{ answers: { k: { type: 'boolean', probability } }, model, usage }`) is
 // not on the registry; this local declaration has its shape.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { EvaluationClient, EvaluationRequest } from '../../src/judge/evaluation-client.js';
+import type { DecisionModelClient, DecisionModelRequest } from '../../src/decision-model/decision-model-client.js';
 import { checkCompletion, createCachedClient, decideCompletionAfterEvaluate } from '../../src/index.js';
 
 declare namespace SystemOneSdk {
@@ -53,11 +53,11 @@ declare function createSystemOne(options: {
   maxRetries?: number;
 }): SystemOneSdk.Client;
 
-describe('EvaluationClient is structural', () => {
+describe('DecisionModelClient is structural', () => {
   it('accepts a System One SDK client (snake_case usage)', () => {
     const sdk = createSystemOne({ apiKey: 'k', model: 'm' });
-    expectTypeOf(sdk).toExtend<EvaluationClient>();
-    const client: EvaluationClient = sdk;
+    expectTypeOf(sdk).toExtend<DecisionModelClient>();
+    const client: DecisionModelClient = sdk;
     expectTypeOf(checkCompletion).toBeCallableWith(client, {
       task: 't',
       output: 'o',
@@ -75,34 +75,34 @@ describe('EvaluationClient is structural', () => {
   });
 
   it('accepts an SDK client typing the state as unknown', () => {
-    expectTypeOf<SystemOneSdk.UnknownStateClient>().toExtend<EvaluationClient>();
+    expectTypeOf<SystemOneSdk.UnknownStateClient>().toExtend<DecisionModelClient>();
   });
 
   it('accepts an SDK client reporting usage in camelCase', () => {
-    expectTypeOf<SystemOneSdk.CamelCaseClient>().toExtend<EvaluationClient>();
+    expectTypeOf<SystemOneSdk.CamelCaseClient>().toExtend<DecisionModelClient>();
   });
 
   it('accepts a hand-written object with an evaluate method', () => {
     const handWritten = {
-      evaluate: async (request: EvaluationRequest) => ({
+      evaluate: async (request: DecisionModelRequest) => ({
         answers: Object.fromEntries(Object.keys(request.questions).map((name) => [name, { probability: 0.5 }])),
         model: 'mine',
       }),
     };
-    expectTypeOf(handWritten).toExtend<EvaluationClient>();
+    expectTypeOf(handWritten).toExtend<DecisionModelClient>();
   });
 
   it('refuses a client whose answers carry no probability', () => {
     const wrong = {
       evaluate: async () => ({ answers: { a: { value: true } }, model: 'x' }),
     };
-    expectTypeOf(wrong).not.toExtend<EvaluationClient>();
+    expectTypeOf(wrong).not.toExtend<DecisionModelClient>();
     // @ts-expect-error answers need { probability: number }
-    const client: EvaluationClient = wrong;
+    const client: DecisionModelClient = wrong;
     void client;
   });
 
   it('refuses a client with no model name', () => {
-    expectTypeOf<{ evaluate(): Promise<{ answers: Record<string, { probability: number }> }> }>().not.toExtend<EvaluationClient>();
+    expectTypeOf<{ evaluate(): Promise<{ answers: Record<string, { probability: number }> }> }>().not.toExtend<DecisionModelClient>();
   });
 });

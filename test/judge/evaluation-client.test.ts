@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createLogprobClient } from '../../src/judge/openai-compatible/logprob-client.js';
-import { createSystemOneClient } from '../../src/judge/system-one/system-one-client.js';
+import { createLogprobClient } from '../../src/decision-model/openai-compatible/logprob-client.js';
+import { createSystemOneClient } from '../../src/decision-model/system-one/system-one-client.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
-import type { EvaluationClient } from '../../src/judge/evaluation-client.js';
+import type { DecisionModelClient } from '../../src/decision-model/decision-model-client.js';
 import { describeEvaluationClientContract, type ContractHarness } from './evaluation-client-contract.js';
 import {
   MISSING,
@@ -14,7 +14,7 @@ import {
   systemOneBody,
   type WireValue,
 } from './loopback-server.js';
-import { doneCriteria } from '../../src/judge/boolean-question.js';
+import { doneCriteria } from '../../src/decision-model/boolean-question.js';
 
 const FAST = { initialDelayMs: 1, maxDelayMs: 5 };
 
@@ -64,7 +64,7 @@ describeEvaluationClientContract('logprob client on loopback', async (): Promise
     send(response, 200, chatBody(values[askedQuestion(request, instructions)] ?? 0.5));
   });
   const inner = createLogprobClient({ baseURL: server.baseURL, model: 'judge-7b', retryTiming: FAST });
-  const client: EvaluationClient = {
+  const client: DecisionModelClient = {
     evaluate: (request, options) => {
       instructions = Object.fromEntries(Object.entries(request.questions).map(([name, q]) => [name, q.instructions]));
       return inner.evaluate(request, options);

@@ -2,25 +2,25 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import * as built from '../../dist/index.js';
 import {
-  EvaluationError,
-  isEvaluationError,
-  isRetryableEvaluationError,
-  type EvaluationErrorKind,
-} from '../../src/judge/evaluation-error.js';
+  DecisionModelError,
+  isDecisionModelError,
+  isRetryableDecisionModelError,
+  type DecisionModelErrorKind,
+} from '../../src/decision-model/decision-model-error.js';
 
-const RETRIED: readonly EvaluationErrorKind[] = ['rate_limited', 'server', 'timeout', 'network'];
-const NEVER: readonly EvaluationErrorKind[] = ['configuration', 'auth', 'aborted', 'invalid_request', 'invalid_response'];
+const RETRIED: readonly DecisionModelErrorKind[] = ['rate_limited', 'server', 'timeout', 'network'];
+const NEVER: readonly DecisionModelErrorKind[] = ['configuration', 'auth', 'aborted', 'invalid_request', 'invalid_response'];
 
-describe('EvaluationError', () => {
+describe('DecisionModelError', () => {
   it('retries exactly rate_limited, server, timeout and network', () => {
-    for (const kind of RETRIED) expect(new EvaluationError(kind, 'x').retryable, kind).toBe(true);
-    for (const kind of NEVER) expect(new EvaluationError(kind, 'x').retryable, kind).toBe(false);
-    expect(isRetryableEvaluationError(new EvaluationError('server', 'x'))).toBe(true);
-    expect(isRetryableEvaluationError(new Error('server'))).toBe(false);
+    for (const kind of RETRIED) expect(new DecisionModelError(kind, 'x').retryable, kind).toBe(true);
+    for (const kind of NEVER) expect(new DecisionModelError(kind, 'x').retryable, kind).toBe(false);
+    expect(isRetryableDecisionModelError(new DecisionModelError('server', 'x'))).toBe(true);
+    expect(isRetryableDecisionModelError(new Error('server'))).toBe(false);
   });
 
   it('carries status, request id, retry-after and attempts, and serialises without cause or stack', () => {
-    const error = new EvaluationError('rate_limited', 'slow down', {
+    const error = new DecisionModelError('rate_limited', 'slow down', {
       status: 429,
       requestId: 'req-1',
       retryAfterMs: 2000,
@@ -28,9 +28,9 @@ describe('EvaluationError', () => {
       cause: new Error('inner'),
     });
     expect(error).toBeInstanceOf(Error);
-    expect(error.name).toBe('EvaluationError');
+    expect(error.name).toBe('DecisionModelError');
     expect(JSON.parse(JSON.stringify(error))).toEqual({
-      name: 'EvaluationError',
+      name: 'DecisionModelError',
       kind: 'rate_limited',
       message: 'slow down',
       retryable: true,
@@ -43,8 +43,8 @@ describe('EvaluationError', () => {
   });
 
   it('leaves absent fields out of the JSON', () => {
-    expect(new EvaluationError('auth', 'no').toJSON()).toEqual({
-      name: 'EvaluationError',
+    expect(new DecisionModelError('auth', 'no').toJSON()).toEqual({
+      name: 'DecisionModelError',
       kind: 'auth',
       message: 'no',
       retryable: false,
@@ -52,15 +52,15 @@ describe('EvaluationError', () => {
   });
 
   it('is recognised across copies of the package (the built one and the source)', () => {
-    const fromBuild = new built.EvaluationError('server', 'x');
-    expect(fromBuild).not.toBeInstanceOf(EvaluationError);
-    expect(isEvaluationError(fromBuild)).toBe(true);
-    expect(built.isEvaluationError(new EvaluationError('auth', 'x'))).toBe(true);
+    const fromBuild = new built.DecisionModelError('server', 'x');
+    expect(fromBuild).not.toBeInstanceOf(DecisionModelError);
+    expect(isDecisionModelError(fromBuild)).toBe(true);
+    expect(built.isDecisionModelError(new DecisionModelError('auth', 'x'))).toBe(true);
   });
 
   it('rejects look-alikes', () => {
-    for (const value of [null, undefined, 'EvaluationError', new Error('x'), { name: 'EvaluationError', kind: 'auth' }]) {
-      expect(isEvaluationError(value)).toBe(false);
+    for (const value of [null, undefined, 'DecisionModelError', new Error('x'), { name: 'DecisionModelError', kind: 'auth' }]) {
+      expect(isDecisionModelError(value)).toBe(false);
     }
   });
 });

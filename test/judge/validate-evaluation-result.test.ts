@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { doneCriteria } from '../../src/judge/boolean-question.js';
-import { isEvaluationError } from '../../src/judge/evaluation-error.js';
+import { doneCriteria } from '../../src/decision-model/boolean-question.js';
+import { isDecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import {
   assertEvaluationQuestions,
   checkProbability,
-  validateEvaluationResult,
-} from '../../src/judge/validate-evaluation-result.js';
+  validateAnswers,
+} from '../../src/decision-model/validate-answers.js';
 import { thrown } from './caught-errors.js';
 
 const answers = (a: unknown, b: unknown = 0.9) => ({ acceptanceCovered: { probability: a }, noOpenQuestions: { probability: b } });
 
 function kindOf(run: () => unknown): string {
   const error = thrown(run);
-  return isEvaluationError(error) ? error.kind : `not an EvaluationError: ${String(error)}`;
+  return isDecisionModelError(error) ? error.kind : `not an DecisionModelError: ${String(error)}`;
 }
 
-describe('validateEvaluationResult', () => {
+describe('validateAnswers', () => {
   it('returns one probability per asked question and drops unasked answers', () => {
-    const valid = validateEvaluationResult(
+    const valid = validateAnswers(
       { answers: { ...answers(0.2), extra: { probability: 7 } }, model: 'm', usage: { inputTokens: 10 } },
       doneCriteria,
     );
@@ -25,14 +25,14 @@ describe('validateEvaluationResult', () => {
   });
 
   it('keeps only token counts that are non-negative finite numbers', () => {
-    const read = (usage: unknown) => validateEvaluationResult({ answers: answers(0.2), model: 'm', usage } as never, doneCriteria).usage;
+    const read = (usage: unknown) => validateAnswers({ answers: answers(0.2), model: 'm', usage } as never, doneCriteria).usage;
     expect(read({ inputTokens: '12', outputTokens: 3, cached: 1 })).toEqual({ outputTokens: 3 });
     expect(read({ inputTokens: Number.NaN, outputTokens: -1 })).toBeUndefined();
     expect(read('lots')).toBeUndefined();
   });
 
   it('accepts 0 and 1', () => {
-    expect(validateEvaluationResult({ answers: answers(0, 1), model: 'm' }, doneCriteria).probabilities).toEqual({
+    expect(validateAnswers({ answers: answers(0, 1), model: 'm' }, doneCriteria).probabilities).toEqual({
       acceptanceCovered: 0,
       noOpenQuestions: 1,
     });
@@ -48,7 +48,7 @@ describe('validateEvaluationResult', () => {
     ['undefined', undefined],
     ['a boolean', true],
   ])('rejects a probability of %s with invalid_response', (_label, value) => {
-    expect(kindOf(() => validateEvaluationResult({ answers: answers(value), model: 'm' }, doneCriteria))).toBe('invalid_response');
+    expect(kindOf(() => validateAnswers({ answers: answers(value), model: 'm' }, doneCriteria))).toBe('invalid_response');
   });
 
   it.each([
@@ -61,11 +61,11 @@ describe('validateEvaluationResult', () => {
     ['null', null],
     ['an inherited answer', { answers: Object.create({ acceptanceCovered: { probability: 1 }, noOpenQuestions: { probability: 1 } }), model: 'm' }],
   ])('rejects %s with invalid_response', (_label, result) => {
-    expect(kindOf(() => validateEvaluationResult(result, doneCriteria))).toBe('invalid_response');
+    expect(kindOf(() => validateAnswers(result, doneCriteria))).toBe('invalid_response');
   });
 
   it('names the question in the message', () => {
-    expect(() => validateEvaluationResult({ answers: answers(0.5, 2), model: 'm' }, doneCriteria)).toThrow(/noOpenQuestions/);
+    expect(() => validateAnswers({ answers: answers(0.5, 2), model: 'm' }, doneCriteria)).toThrow(/noOpenQuestions/);
   });
 });
 

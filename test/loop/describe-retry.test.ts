@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideCompletionAction } from '../../src/core/decide-completion-action.js';
 import type { RetryAction } from '../../src/core/completion-action.js';
-import { doneCriteria } from '../../src/judge/boolean-question.js';
+import { doneCriteria } from '../../src/decision-model/boolean-question.js';
 import { describeRetry } from '../../src/loop/describe-retry.js';
 
 const loop = { step: 2, recentFingerprints: [] };

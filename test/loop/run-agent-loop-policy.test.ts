@@ -51,7 +51,7 @@ describe('runAgentLoop with a policy', () => {
       onDecision: (_decision, event) => void events.push(event),
     });
     expect(asked).toEqual([3]);
-    expect(events.map((event) => event.usage?.judgeCalls)).toEqual([undefined, undefined, 1]);
+    expect(events.map((event) => event.usage?.decisionModelCalls)).toEqual([undefined, undefined, 1]);
     expect(outcome).toMatchObject({ exit: 'success', steps: 3, note: '', decision: { rule: 'tests_and_criteria_passed' } });
   });
 

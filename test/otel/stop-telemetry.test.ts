@@ -3,7 +3,7 @@ import { decide } from '../../src/core/policy/decide.js';
 import { SEED_STOP_POLICY } from '../../src/core/policy/seed-stop-policy.js';
 import { initialStopState } from '../../src/core/policy/stop-state.js';
 import { notifyStopEnd, setStopObserver } from '../../src/core/stop-observer.js';
-import { checkCompletion } from '../../src/judge/check-completion.js';
+import { checkCompletion } from '../../src/decision-model/check-completion.js';
 import { runAgentLoop } from '../../src/loop/run-agent-loop.js';
 import { disableStopTelemetry, enableStopTelemetry, isStopTelemetryEnabled } from '../../src/otel/stop-telemetry.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
@@ -51,7 +51,7 @@ describe('stop telemetry around runAgentLoop', () => {
           },
           verify: async (claim) => {
             const check = await checkCompletion(client, { task: 'fix it', output: claim.text, acceptance: ['it works'], tests: PASS });
-            const result = decide(SEED_STOP_POLICY, state, { step: claim.step, tests: PASS, probabilities: check.probabilities, output: claim.text, usage: { judgeCalls: 1 } });
+            const result = decide(SEED_STOP_POLICY, state, { step: claim.step, tests: PASS, probabilities: check.probabilities, output: claim.text, usage: { decisionModelCalls: 1 } });
             state = result.state;
             return result.decision.kind === 'stop' && result.decision.exit === 'success' ? { ok: true } : { ok: false, unmet: ['it works'] };
           },

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { doneCriteria } from '../../src/judge/boolean-question.js';
-import { decideCompletionAfterEvaluate } from '../../src/judge/decide-completion-after-evaluate.js';
-import { EvaluationError } from '../../src/judge/evaluation-error.js';
+import { doneCriteria } from '../../src/decision-model/boolean-question.js';
+import { decideCompletionAfterEvaluate } from '../../src/decision-model/decide-completion-after-evaluate.js';
+import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
 
 const request = (state: string) => ({ state, questions: doneCriteria });
 
 describe('createScriptedClient', () => {
   it('uses a list call by call and records every request in order', async () => {
-    const failure = new EvaluationError('rate_limited', 'slow down');
+    const failure = new DecisionModelError('rate_limited', 'slow down');
     const client = createScriptedClient([{ acceptanceCovered: 0.2, noOpenQuestions: 0.9 }, failure, { acceptanceCovered: 0.9, noOpenQuestions: 0.9 }]);
     expect((await client.evaluate(request('one'))).answers.acceptanceCovered?.probability).toBe(0.2);
     await expect(client.evaluate(request('two'))).rejects.toBe(failure);

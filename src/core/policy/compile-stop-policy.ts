@@ -7,7 +7,7 @@ import type { TestEvidence } from '../test-evidence.js';
 import type { DecisionValue, UnmetCondition } from './stop-decision.js';
 import type { StopEventHuman } from './stop-event.js';
 import { parseStopPolicy } from './parse-stop-policy.js';
-import type { CriteriaCondition, LimitName, StopCondition, StopPolicyDocument, StopRuleOutcome, TestState } from './stop-policy-document.js';
+import type { CriteriaCondition, LimitName, RuleCondition, RuleOutcome, StopPolicyDocument } from './stop-policy-document.js';
 import type { StopTotals } from './stop-state.js';
 
 /** What the conditions read: the run so far and the event being decided. */
@@ -26,34 +26,15 @@ export interface EvaluationContext {
   readonly checks: Readonly<Record<string, boolean>> | undefined;
   readonly human: StopEventHuman | undefined;
   readonly tree: string | undefined;
-  /** Why the event carries no probabilities (`judge` of the event). */
-  readonly judge?: 'unavailable' | 'none' | undefined;
+  /** Why the event carries no probabilities (`decisionModel` of the event). */
+  readonly decisionModel?: 'unavailable' | 'none' | undefined;
+  /** What the provider said of the generation (`provider` of the event). */
+  readonly provider?: 'token_limit' | 'step_limit' | 'failed' | undefined;
   /** The host says this step follows a retry of the driver's own. */
   readonly reentered?: boolean | undefined;
   readonly taskType?: string | undefined;
   /** What each `step_history` detector found on this event's steps, by slot. */
   readonly stallFindings?: readonly (readonly StallFinding[])[];
-  /** The numbers a template's parameter references read (the seed preset's projection); absent for a plain document. */
-  readonly params?: Readonly<Record<ParamName, number>>;
-}
-
-/** The numbers of a `StopPolicy`, which a template compiled once can read at each decision. */
-export type ParamName = 'doneThreshold' | 'midBandLow' | 'maxSteps' | 'stallRounds';
-
-/**
- * A number of a template document that is read from the context's `params`
- * at each decision: a template is compiled once for every set of numbers.
- * Internal to the core; policy documents hold plain numbers.
- */
-export interface ParamRef {
-  readonly param: ParamName;
-}
-
-/** A number, or a reference to one of the context's params. */
-type Num = number | ParamRef;
-
-function resolve(value: Num, context: EvaluationContext): number {
-  return typeof value === 'number' ? value : (context.params?.[value.param] as number);
 }
 
 /** Per-decision scratch: the part of the last condition that did not hold, and the lowest criterion once computed. */
@@ -75,7 +56,7 @@ export type Evaluator = (context: EvaluationContext, scratch: Scratch, values: V
 /** A policy ready to evaluate: its rules as functions, and how many fingerprints its stall rules need. */
 export interface CompiledPolicy {
   readonly document: StopPolicyDocument;
-  readonly rules: readonly { readonly id: string; readonly then: StopRuleOutcome; readonly evaluate: Evaluator }[];
+  readonly rules: readonly { readonly id: string; readonly then: RuleOutcome; readonly evaluate: Evaluator }[];
   /** The longest `identical_fingerprints` window of the policy (0 when it has none). */
   readonly window: number;
   /** The options of each `step_history` stall condition, in document order: one detector state each. */
@@ -102,7 +83,7 @@ export function compileStopPolicy(policy: StopPolicyDocument): CompiledPolicy {
 export function compileDocument(document: StopPolicyDocument): CompiledPolicy {
   let window = 0;
   const stepHistory: (StallOptionsInput | undefined)[] = [];
-  const build = (condition: StopCondition, path: string): Evaluator => {
+  const build = (condition: RuleCondition, path: string): Evaluator => {
     if ('stall' in condition) {
       const stall = condition.stall;
       if (stall.detector === 'step_history') return stepHistoryStall(stall.patterns, stepHistory.push(stall.options) - 1, `${path}stall.step_history`);
@@ -114,7 +95,7 @@ export function compileDocument(document: StopPolicyDocument): CompiledPolicy {
   return { document, rules, window, stepHistory };
 }
 
-type Build = (condition: StopCondition, path: string) => Evaluator;
+type Build = (condition: RuleCondition, path: string) => Evaluator;
 
 function stepHistoryStall(patterns: readonly StallPattern[] | undefined, slot: number, label: string): Evaluator {
   const wanted = patterns === undefined ? undefined : new Set<string>(patterns);
@@ -137,7 +118,7 @@ function stepHistoryStall(patterns: readonly StallPattern[] | undefined, slot: n
   };
 }
 
-function compileCondition(condition: StopCondition, path: string, build: Build): Evaluator {
+function compileCondition(condition: RuleCondition, path: string, build: Build): Evaluator {
   if ('all' in condition) return allOf(condition.all.map((child, i) => build(child, `${path}all[${i}].`)));
   if ('any' in condition) return anyOf(condition.any.map((child, i) => build(child, `${path}any[${i}].`)), `${path}any`);
   if ('not' in condition) return negate(build(condition.not, `${path}not.`), `${path}not(${labelOf(condition.not)})`);
@@ -185,15 +166,14 @@ function compileCondition(condition: StopCondition, path: string, build: Build):
     };
   }
   if ('stall' in condition && condition.stall.detector === 'identical_fingerprints') {
-    const spec: Num = condition.stall.rounds;
-    const fixed = typeof spec === 'number' ? `of ${spec} identical` : undefined;
+    const rounds = condition.stall.rounds;
+    const relation = `of ${rounds} identical`;
     return (context, scratch, values) => {
-      const rounds = resolve(spec, context);
       const fingerprints = context.fingerprints;
       const last = fingerprints[fingerprints.length - 1];
       let identical = 0;
       for (let i = fingerprints.length - 1; i >= 0 && identical < rounds && fingerprints[i] === last; i--) identical++;
-      if (identical < rounds || last === undefined) return fail(scratch, label, identical, fixed ?? `of ${rounds} identical`);
+      if (identical < rounds || last === undefined) return fail(scratch, label, identical, relation);
       if (values !== undefined) {
         values.stallRounds = rounds;
         values.fingerprint = last;
@@ -210,12 +190,21 @@ function compileCondition(condition: StopCondition, path: string, build: Build):
       return true;
     };
   }
-  if ('judge' in condition) {
-    const want = condition.judge;
+  if ('decisionModel' in condition) {
+    const want = condition.decisionModel;
     return (context, scratch, values) => {
-      const state = context.probabilities !== undefined ? 'answered' : (context.judge ?? 'not asked');
+      const state = context.probabilities !== undefined ? 'answered' : (context.decisionModel ?? 'not asked');
       if (state !== want) return fail(scratch, label, state, `, not ${want}`);
-      if (values !== undefined) values.judge = state;
+      if (values !== undefined) values.decisionModel = state;
+      return true;
+    };
+  }
+  if ('provider' in condition) {
+    const want = condition.provider;
+    return (context, scratch, values) => {
+      const state = context.provider ?? 'complete';
+      if (state !== want) return fail(scratch, label, state, `, not ${want}`);
+      if (values !== undefined) values.provider = state;
       return true;
     };
   }
@@ -328,13 +317,13 @@ const MAX_KEYS: Readonly<Record<LimitName, string>> = {
   totalTokens: 'maxTotalTokens',
   cost: 'maxCost',
   toolErrors: 'maxToolErrors',
-  judgeCalls: 'maxJudgeCalls',
-  judgeCost: 'maxJudgeCost',
+  decisionModelCalls: 'maxDecisionModelCalls',
+  decisionModelCost: 'maxDecisionModelCost',
 };
 
-function limit(of: LimitName, spec: Num, label: string): Evaluator {
+function limit(of: LimitName, max: number, label: string): Evaluator {
   const maxKey = MAX_KEYS[of];
-  const fixed = typeof spec === 'number' ? `< ${spec}` : undefined;
+  const relation = `< ${max}`;
   const read = (context: EvaluationContext): number => {
     switch (of) {
       case 'steps':
@@ -349,8 +338,7 @@ function limit(of: LimitName, spec: Num, label: string): Evaluator {
   };
   return (context, scratch, values) => {
     const used = read(context);
-    const max = resolve(spec, context);
-    if (used < max) return fail(scratch, label, used, fixed ?? `< ${max}`);
+    if (used < max) return fail(scratch, label, used, relation);
     if (values !== undefined) {
       values[of] = used;
       values[maxKey] = max;
@@ -359,7 +347,7 @@ function limit(of: LimitName, spec: Num, label: string): Evaluator {
   };
 }
 
-function testsIn(state: TestState, label: string): Evaluator {
+function testsIn(state: Extract<RuleCondition, { tests: unknown }>['tests'], label: string): Evaluator {
   switch (state) {
     case 'no_tests_ran':
       return (context, scratch, values) => {
@@ -422,18 +410,13 @@ function criteria(spec: CriteriaCondition, label: string): Evaluator {
   const pendingUnmet: UnmetCondition = { condition: label, actual: 'no criterion probabilities in the event', relation: '' };
   const named = spec.criterion;
   const valueKey = named === undefined ? 'lowestProbability' : `criteria.${named}`;
-  const gte = spec.gte as Num | undefined;
-  const lt = spec.lt as Num | undefined;
-  const within = spec.within as readonly [Num, Num] | undefined;
-  const constant = [gte, lt, ...(within ?? [])].every((bound) => bound === undefined || typeof bound === 'number');
-  const relationOf = (context: EvaluationContext): string =>
-    gte !== undefined ? `< ${resolve(gte, context)}` : lt !== undefined ? `>= ${resolve(lt, context)}` : `not in [${resolve((within as readonly [Num, Num])[0], context)}, ${resolve((within as readonly [Num, Num])[1], context)})`;
-  const fixedRelation = constant ? relationOf({ params: undefined } as unknown as EvaluationContext) : undefined;
+  const { gte, lt, within } = spec;
+  const relation = gte !== undefined ? `< ${gte}` : lt !== undefined ? `>= ${lt}` : `not in [${(within as readonly [number, number])[0]}, ${(within as readonly [number, number])[1]})`;
   return (context, scratch, values) => {
     const probabilities = context.probabilities;
     if (probabilities === undefined) {
       // A model that could not answer, or none at all: no answer is coming, so the condition does not hold.
-      if (context.judge !== undefined) return fail(scratch, label, `decision model ${context.judge === 'none' ? 'not asked' : 'unavailable'}`, '');
+      if (context.decisionModel !== undefined) return fail(scratch, label, `decision model ${context.decisionModel === 'none' ? 'not asked' : 'unavailable'}`, '');
       scratch.unmet = pendingUnmet;
       return undefined;
     }
@@ -451,23 +434,20 @@ function criteria(spec: CriteriaCondition, label: string): Evaluator {
       }
       probability = value;
     }
-    let holds: boolean;
-    if (gte !== undefined) holds = probability >= resolve(gte, context);
-    else if (lt !== undefined) holds = probability < resolve(lt, context);
-    else holds = probability >= resolve((within as readonly [Num, Num])[0], context) && probability < resolve((within as readonly [Num, Num])[1], context);
-    if (!holds) return fail(scratch, label, probability, fixedRelation ?? relationOf(context));
+    const holds = gte !== undefined ? probability >= gte : lt !== undefined ? probability < lt : probability >= (within as readonly [number, number])[0] && probability < (within as readonly [number, number])[1];
+    if (!holds) return fail(scratch, label, probability, relation);
     if (values !== undefined) {
       values[valueKey] = probability;
-      if (gte !== undefined) values.minProbability = resolve(gte, context);
-      else if (lt !== undefined) values.belowProbability = resolve(lt, context);
-      else values.band = [resolve((within as readonly [Num, Num])[0], context), resolve((within as readonly [Num, Num])[1], context)];
+      if (gte !== undefined) values.minProbability = gte;
+      else if (lt !== undefined) values.belowProbability = lt;
+      else values.band = [(within as readonly [number, number])[0], (within as readonly [number, number])[1]];
     }
     return true;
   };
 }
 
 /** A short name for a condition, as the trace shows it. */
-export function labelOf(condition: StopCondition): string {
+export function labelOf(condition: RuleCondition): string {
   if ('limit' in condition) return `limit.${condition.limit.of}`;
   if ('tests' in condition) return `tests.${condition.tests}`;
   if ('check' in condition) return `check.${condition.check.name}`;
@@ -477,7 +457,8 @@ export function labelOf(condition: StopCondition): string {
   if ('human' in condition) return `human.${condition.human}`;
   if ('stall' in condition) return condition.stall.detector === 'step_history' ? 'stall.step_history' : 'stall.identical';
   if ('retries' in condition) return 'retries';
-  if ('judge' in condition) return `judge.${condition.judge}`;
+  if ('decisionModel' in condition) return `decisionModel.${condition.decisionModel}`;
+  if ('provider' in condition) return `provider.${condition.provider}`;
   if ('reentered' in condition) return 'reentered';
   if ('taskType' in condition) return `taskType.${condition.taskType}`;
   return Object.keys(condition)[0] ?? 'condition';

@@ -7,12 +7,12 @@ import type { TestEvidence } from '../test-evidence.js';
 import { compileStopPolicy, type CompiledPolicy, type EvaluationContext, type Scratch } from './compile-stop-policy.js';
 import type { DecideResult, DecisionTraceEntry, DecisionValue, RetryFeedback, StopDecision, UnmetCondition } from './stop-decision.js';
 import { eventDigest } from './event-digest.js';
+import { retryFeedback } from './describe-decision.js';
 import { assertStopEvent, type StopEvent } from './stop-event.js';
 import type { StopPolicyDocument } from './stop-policy-document.js';
 import { notifyDecision } from '../stop-observer.js';
 import { assertStopState, STOP_STATE_VERSION, type StopState, type StopStateCore, type StopTotals } from './stop-state.js';
 
-const NO_FEEDBACK: RetryFeedback = Object.freeze({ message: '' });
 const NO_TESTS: TestEvidence = Object.freeze({ passed: false, failed: Object.freeze([]) as readonly string[], ran: 0 });
 
 /**
@@ -43,15 +43,15 @@ export function decide(policy: StopPolicyDocument, state: StopState, event: Stop
   const compiled = compileStopPolicy(policy);
   assertStopState(state);
   assertStopEvent(event);
-  const fingerprint = fingerprintProgress(event.tests ?? NO_TESTS, event.output ?? '');
-  const digest = eventDigest(event, fingerprint);
+  const fingerprint = progressOf(event);
+  const digest = eventDigest(event, fingerprint ?? '');
   if (event.step === state.step && state.last !== undefined) {
     if (state.last.digest !== digest) {
       throw new TypeError(`step ${event.step} was already decided with a different event; a step is decided once (replaying it must send the same event)`);
     }
     return { state, decision: decideAfter(compiled, state.last.prior, event, fingerprint).decision };
   }
-  if (event.step <= state.step) {
+  if (event.step < state.step || (event.step === state.step && !(event.step === 0 && state.last === undefined))) {
     throw new TypeError(`event.step ${event.step} is not after the last step decided (${state.step}); events come in step order`);
   }
   const prior = coreOf(state);
@@ -80,22 +80,22 @@ export function needsJudgement(policy: StopPolicyDocument, state: StopState, eve
   return 'pending' in evaluateRules(compiled, eventContext(compiled, state, event));
 }
 
-/**
- * What the conditions read for `event` after `state` (its prior state when it
- * replays the last step), without deciding: for `needsJudgement`, and for
- * tests that evaluate conditions on one event.
- */
-export function eventContext(compiled: CompiledPolicy, state: StopState, event: StopEvent): EvaluationContext {
+/** What the conditions read for `event` after `state` (its prior state when it replays the last step), without deciding. */
+function eventContext(compiled: CompiledPolicy, state: StopState, event: StopEvent): EvaluationContext {
   const base = event.step === state.step && state.last !== undefined ? state.last.prior : coreOf(state);
-  const fingerprint = fingerprintProgress(event.tests ?? NO_TESTS, event.output ?? '');
-  return contextOf(advance(base, event, fingerprint, compiled), base.retries, event);
+  return contextOf(advance(base, event, progressOf(event), compiled), base.retries, event);
+}
+
+/** The step's progress fingerprint: the driver's own, none (`null`), or made from the tests and the output. */
+function progressOf(event: StopEvent): string | null {
+  return event.fingerprint !== undefined ? event.fingerprint : fingerprintProgress(event.tests ?? NO_TESTS, event.output ?? '');
 }
 
 function decideAfter(
   compiled: CompiledPolicy,
   prior: StopStateCore,
   event: StopEvent,
-  fingerprint: string,
+  fingerprint: string | null,
 ): { core: Advanced; decision: StopDecision } {
   const core = advance(prior, event, fingerprint, compiled);
   const result = evaluateRules(compiled, contextOf(core, prior.retries, event));
@@ -112,17 +112,8 @@ function decideAfter(
   return { core, decision: result.decision };
 }
 
-/**
- * Runs the rules in order on a context: the first that holds decides;
- * `pending` names a rule that needs probabilities the context lacks. A
- * projection that reads no feedback passes `withFeedback: false` (its retry
- * decisions then carry an empty message).
- */
-export function evaluateRules(
-  compiled: CompiledPolicy,
-  context: EvaluationContext,
-  withFeedback = true,
-): { decision: StopDecision } | { pending: string; unmet: UnmetCondition } {
+/** Runs the rules in order on a context: the first that holds decides; `pending` names a rule that needs probabilities the context lacks. */
+function evaluateRules(compiled: CompiledPolicy, context: EvaluationContext): { decision: StopDecision } | { pending: string; unmet: UnmetCondition } {
   const trace: DecisionTraceEntry[] = [];
   const scratch: Scratch = { unmet: undefined, lowest: undefined };
   for (const rule of compiled.rules) {
@@ -140,7 +131,7 @@ export function evaluateRules(
       case 'continue':
         return { decision: { kind: 'continue', reason: then.reason ?? 'continue', rule: rule.id, values, trace } };
       case 'retry':
-        return { decision: { kind: 'retry', reason: then.reason, rule: rule.id, values, trace, feedback: withFeedback ? feedbackOf(rule.id, then.reason, values, context) : NO_FEEDBACK } };
+        return { decision: { kind: 'retry', reason: then.reason, rule: rule.id, values, trace, feedback: retryFeedback(values, context, then.reason) } };
       case 'stop':
         return { decision: { kind: 'stop', exit: then.exit, reason: then.reason, rule: rule.id, values, trace } };
     }
@@ -151,7 +142,7 @@ export function evaluateRules(
 /** The state after an event, before its decision counts the retries, and what the step-history detectors found on its steps. */
 type Advanced = Omit<StopStateCore, 'retries'> & { readonly findings: readonly (readonly StallFinding[])[] };
 
-function advance(core: StopStateCore, event: StopEvent, fingerprint: string, compiled: CompiledPolicy): Advanced {
+function advance(core: StopStateCore, event: StopEvent, fingerprint: string | null, compiled: CompiledPolicy): Advanced {
   const usage = event.usage;
   const totals: StopTotals =
     usage === undefined
@@ -161,8 +152,8 @@ function advance(core: StopStateCore, event: StopEvent, fingerprint: string, com
           outputTokens: core.totals.outputTokens + (usage.outputTokens ?? 0),
           cost: core.totals.cost + (usage.cost ?? 0),
           toolErrors: core.totals.toolErrors + (usage.toolErrors ?? 0),
-          judgeCalls: core.totals.judgeCalls + (usage.judgeCalls ?? 0),
-          judgeCost: core.totals.judgeCost + (usage.judgeCost ?? 0),
+          decisionModelCalls: core.totals.decisionModelCalls + (usage.decisionModelCalls ?? 0),
+          decisionModelCost: core.totals.decisionModelCost + (usage.decisionModelCost ?? 0),
         };
   if (usage !== undefined) {
     for (const key of Object.keys(totals) as (keyof StopTotals)[]) {
@@ -172,7 +163,7 @@ function advance(core: StopStateCore, event: StopEvent, fingerprint: string, com
   const window = compiled.window;
   const step = event.step;
   const elapsedMs = event.elapsedMs === undefined ? core.elapsedMs : Math.max(core.elapsedMs, event.elapsedMs);
-  const fingerprints = window === 0 ? [] : appendFingerprint(core.fingerprints, fingerprint, window);
+  const fingerprints = window === 0 ? [] : fingerprint === null ? core.fingerprints : appendFingerprint(core.fingerprints, fingerprint, window);
   const slots = compiled.stepHistory;
   if (slots.length === 0) return { step, totals, elapsedMs, fingerprints, findings: NO_FINDINGS };
   const stall: StallState[] = [];
@@ -207,7 +198,8 @@ function contextOf(core: Advanced, retries: number, event: StopEvent): Evaluatio
     checks: event.checks,
     human: event.human,
     tree: event.tree,
-    judge: event.judge,
+    decisionModel: event.decisionModel,
+    provider: event.provider,
     reentered: event.reentered,
     taskType: event.taskType,
     stallFindings: core.findings,
@@ -217,34 +209,4 @@ function contextOf(core: Advanced, retries: number, event: StopEvent): Evaluatio
 function coreOf(state: StopState): StopStateCore {
   const core = { step: state.step, totals: state.totals, elapsedMs: state.elapsedMs, fingerprints: state.fingerprints, retries: state.retries };
   return state.stall === undefined ? core : { ...core, stall: state.stall };
-}
-
-function feedbackOf(rule: string, reason: string, values: Readonly<Record<string, DecisionValue>>, context: EvaluationContext): RetryFeedback {
-  const parts: string[] = [];
-  const failed = Array.isArray(values.failed) ? (values.failed as readonly string[]) : undefined;
-  if (values.ran === 0) parts.push('no tests ran: run the test suite');
-  if (failed !== undefined) {
-    parts.push(
-      failed.length === 0
-        ? 'the test run failed'
-        : `${failed.length} test${failed.length === 1 ? '' : 's'} failed: ${failed.slice(0, 5).join(', ')}${failed.length > 5 ? ` and ${failed.length - 5} more` : ''}`,
-    );
-  }
-  const threshold = typeof values.minProbability === 'number' ? values.minProbability : Array.isArray(values.band) ? (values.band[1] as number) : typeof values.belowProbability === 'number' ? values.belowProbability : undefined;
-  let unmetCriteria: string[] | undefined;
-  if (threshold !== undefined && context.probabilities !== undefined) {
-    const probabilities = context.probabilities;
-    unmetCriteria = [];
-    for (const name in probabilities) if (Object.hasOwn(probabilities, name) && (probabilities[name] as number) < threshold) unmetCriteria.push(name);
-    if (unmetCriteria.length > 0) parts.push(`not met yet: ${unmetCriteria.join(', ')}`);
-  }
-  if (typeof values.stallMessage === 'string') parts.push(values.stallMessage);
-  const unmetVerification = context.verification?.ok === false ? (context.verification.unmet ?? []) : [];
-  if (unmetVerification.length > 0) parts.push(`not met yet: ${unmetVerification.join(', ')}`);
-  const feedback: { message: string; failedTests?: readonly string[]; unmetCriteria?: string[] } = {
-    message: `Not done yet (${reason}, rule ${rule})${parts.length === 0 ? '' : `: ${parts.join('; ')}`}.`,
-  };
-  if (failed !== undefined && failed.length > 0) feedback.failedTests = failed;
-  if (unmetCriteria !== undefined && unmetCriteria.length > 0) feedback.unmetCriteria = unmetCriteria;
-  return feedback;
 }

@@ -27,9 +27,10 @@ export function eventDigest(event: StopEvent, fingerprint: string): string {
   mixField(8, event.human);
   mixField(9, event.tree);
   mixField(10, event.steps);
-  mixField(11, event.judge);
+  mixField(11, event.decisionModel);
   mixField(12, event.reentered);
   mixField(13, event.taskType);
+  mixField(14, event.provider);
   const a = avalanche(h1, h2);
   return hex16(a, avalanche(h2, a));
 }

@@ -1,7 +1,6 @@
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from '../stop-policy.js';
-import { compileDocument, type CompiledPolicy } from './compile-stop-policy.js';
 import { parseStopPolicy } from './parse-stop-policy.js';
-import { STOP_POLICY_VERSION, type StopCondition, type StopPolicyDocument } from './stop-policy-document.js';
+import { STOP_POLICY_VERSION, type RuleCondition, type StopPolicyDocument } from './stop-policy-document.js';
 
 /** The ids of the hook preset's rules, in order. */
 export const HOOK_RULE_IDS = [
@@ -13,7 +12,7 @@ export const HOOK_RULE_IDS = [
   'no_tests_after_block',
   'no_tests_ran',
   'passed_after_block',
-  'judge_unavailable',
+  'decision_model_unavailable',
   'tests_passed_unjudged',
   'tests_and_criteria_passed',
   'criteria_below_threshold',
@@ -30,19 +29,19 @@ export interface HookStopPolicyOptions {
 }
 
 /**
- * The stop hook's decision table (behaviour.md §7) as a policy document, with
+ * The stop hook's decision table as a policy document, with
  * the numbers of `policy`: the step cap and the identical-fingerprint stall
  * hand off first; failing tests hand off when the decision model says done,
  * block once and then hand off; no tests ran blocks once and then hands off;
  * passing tests after a block let the agent stop without asking the model
  * again; otherwise the model's lowest probability against the done threshold
- * lets the agent stop or blocks. A model that could not be asked (`judge:
+ * lets the agent stop or blocks. A model that could not be asked (`decisionModel:
  * 'unavailable'`) never turns a failure into a stop and never blocks on its
- * own; with no model (`judge: 'none'`) passing tests let the agent stop.
+ * own; with no model (`decisionModel: 'none'`) passing tests let the agent stop.
  *
  * Each stop attempt is one event (`step` is the attempt's number since the
  * agent was last let stop), with `tests`, `output` (the agent's last message),
- * `reentered` (the host's flag), and `probabilities` or `judge`.
+ * `reentered` (the host's flag), and `probabilities` or `decisionModel`.
  *
  * @example
  * const policy = hookStopPolicy(createStopPolicy({ maxSteps: 8 }), { maxConsecutiveBlocks: 2 });
@@ -54,35 +53,13 @@ export function hookStopPolicy(policy: StopPolicy = DEFAULT_POLICY, options: Hoo
   return parseStopPolicy(hookRules(policy, blocks));
 }
 
-// Compiled on first use, not when the main entry is imported.
-let template: CompiledPolicy | undefined;
-
-/**
- * The hook preset (one block, then hand off) compiled once, its numbers read
- * from the context's `params`: the projection `decideStopHook` evaluates.
- */
-export function hookTemplate(): CompiledPolicy {
-  template ??= compileDocument(
-    hookRules(
-      {
-        doneThreshold: { param: 'doneThreshold' },
-        midBandLow: { param: 'midBandLow' },
-        maxSteps: { param: 'maxSteps' },
-        stallRounds: { param: 'stallRounds' },
-      } as unknown as StopPolicy,
-      1,
-    ),
-  );
-  return template;
-}
-
 function hookRules(policy: StopPolicy, maxConsecutiveBlocks: number): StopPolicyDocument {
   const { doneThreshold, maxSteps, stallRounds } = policy;
   // Re-entry after a block: the session's own count of blocks in a row (the engine's retries), and with one block
   // allowed, the host's flag as well (the hook's state may have been lost; the host still knows it blocked).
-  const reentry: StopCondition =
+  const reentry: RuleCondition =
     maxConsecutiveBlocks === 1 ? { any: [{ retries: { atLeast: 1 } }, { reentered: true }] } : { retries: { atLeast: maxConsecutiveBlocks } };
-  const notJudged: StopCondition[] = [{ judge: 'unavailable' }, { judge: 'none' }];
+  const notJudged: RuleCondition[] = [{ decisionModel: 'unavailable' }, { decisionModel: 'none' }];
   return {
     version: STOP_POLICY_VERSION,
     name: 'hook',
@@ -95,7 +72,7 @@ function hookRules(policy: StopPolicy, maxConsecutiveBlocks: number): StopPolicy
       },
       {
         id: 'evidence_contradicts_model',
-        when: { all: [{ tests: 'failed' }, { judge: 'answered' }, { criteria: { gte: doneThreshold } }] },
+        when: { all: [{ tests: 'failed' }, { decisionModel: 'answered' }, { criteria: { gte: doneThreshold } }] },
         then: { kind: 'stop', exit: 'need_help', reason: 'evidence_contradicts_model' },
       },
       {
@@ -120,13 +97,13 @@ function hookRules(policy: StopPolicy, maxConsecutiveBlocks: number): StopPolicy
         then: { kind: 'stop', exit: 'success', reason: 'passed_after_block' },
       },
       {
-        id: 'judge_unavailable',
-        when: { all: [{ tests: 'passed' }, { judge: 'unavailable' }] },
-        then: { kind: 'stop', exit: 'need_help', reason: 'judge_unavailable' },
+        id: 'decision_model_unavailable',
+        when: { all: [{ tests: 'passed' }, { decisionModel: 'unavailable' }] },
+        then: { kind: 'stop', exit: 'need_help', reason: 'decision_model_unavailable' },
       },
       {
         id: 'tests_passed_unjudged',
-        when: { all: [{ tests: 'passed' }, { judge: 'none' }] },
+        when: { all: [{ tests: 'passed' }, { decisionModel: 'none' }] },
         then: { kind: 'stop', exit: 'success', reason: 'tests_passed' },
       },
       {

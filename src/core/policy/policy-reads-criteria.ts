@@ -1,5 +1,5 @@
 import { compileStopPolicy } from './compile-stop-policy.js';
-import type { StopCondition, StopPolicyDocument } from './stop-policy-document.js';
+import type { RuleCondition, StopPolicyDocument } from './stop-policy-document.js';
 
 /**
  * True when a rule of `policy` compares criterion probabilities (a
@@ -10,7 +10,8 @@ export function policyReadsCriteria(policy: StopPolicyDocument): boolean {
   return compileStopPolicy(policy).document.rules.some((rule) => readsCriteria(rule.when));
 }
 
-function readsCriteria(condition: StopCondition): boolean {
+/** True when `condition` compares criterion probabilities somewhere (a `criteria` condition anywhere in it). */
+export function readsCriteria(condition: RuleCondition): boolean {
   if ('criteria' in condition) return true;
   if ('all' in condition) return condition.all.some(readsCriteria);
   if ('any' in condition) return condition.any.some(readsCriteria);

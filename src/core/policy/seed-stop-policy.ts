@@ -1,5 +1,4 @@
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from '../stop-policy.js';
-import { compileDocument, type CompiledPolicy } from './compile-stop-policy.js';
 import { parseStopPolicy } from './parse-stop-policy.js';
 import { STOP_POLICY_VERSION, type StopPolicyDocument } from './stop-policy-document.js';
 
@@ -15,52 +14,36 @@ export const SEED_RULE_IDS = [
   'criteria_low',
 ] as const;
 
+const documents = new Map<string, StopPolicyDocument>();
+
 /**
  * The action table of `decideCompletionAction` as a policy document, with the
  * numbers of `policy`: the step cap, the identical-fingerprint stall, no
  * tests ran, then the test evidence against the lowest criterion probability.
+ * The same numbers give the same (frozen) document.
  *
  * @example
  * const policy = seedStopPolicy(createStopPolicy({ maxSteps: 30 }));
  */
 export function seedStopPolicy(policy: StopPolicy = DEFAULT_POLICY): StopPolicyDocument {
   assertStopPolicy(policy);
-  return parseStopPolicy(seedRules(policy));
+  const key = `${policy.doneThreshold}/${policy.midBandLow}/${policy.maxSteps}/${policy.stallRounds}`;
+  let document = documents.get(key);
+  if (document === undefined) {
+    document = parseStopPolicy(seedRules(policy));
+    if (documents.size >= 64) documents.clear();
+    documents.set(key, document);
+  }
+  return document;
 }
 
-// Compiled on first use, not when the main entry is imported.
-let template: CompiledPolicy | undefined;
-
-/**
- * The seed preset compiled once, its numbers read from the context's
- * `params` at each decision: the action table's projection, which any set of
- * numbers reaches without a compile.
- */
-export function seedTemplate(): CompiledPolicy {
-  template ??= compileDocument(
-    seedRules({
-      doneThreshold: { param: 'doneThreshold' },
-      midBandLow: { param: 'midBandLow' },
-      maxSteps: { param: 'maxSteps' },
-      stallRounds: { param: 'stallRounds' },
-    } as unknown as StopPolicy),
-  );
-  return template;
-}
-
-/** The seed preset's document for the numbers given (plain numbers, or parameter references for the template). */
-export function seedRules(policy: StopPolicy): StopPolicyDocument {
-  const { doneThreshold, midBandLow, maxSteps, stallRounds } = policy;
+function seedRules({ doneThreshold, midBandLow, maxSteps, stallRounds }: StopPolicy): StopPolicyDocument {
   return {
     version: STOP_POLICY_VERSION,
     name: 'seed',
     rules: [
       { id: 'hard_cap', when: { limit: { of: 'steps', max: maxSteps } }, then: { kind: 'stop', exit: 'limit', reason: 'hard_cap' } },
-      {
-        id: 'stalled',
-        when: { stall: { detector: 'identical_fingerprints', rounds: stallRounds } },
-        then: { kind: 'stop', exit: 'need_help', reason: 'stalled' },
-      },
+      { id: 'stalled', when: { stall: { detector: 'identical_fingerprints', rounds: stallRounds } }, then: { kind: 'stop', exit: 'need_help', reason: 'stalled' } },
       { id: 'no_tests_ran', when: { tests: 'no_tests_ran' }, then: { kind: 'retry', reason: 'no_tests_ran' } },
       {
         id: 'evidence_contradicts_model',
@@ -78,11 +61,7 @@ export function seedRules(policy: StopPolicy): StopPolicyDocument {
         when: { all: [{ tests: 'passed' }, { criteria: { within: [midBandLow, doneThreshold] } }] },
         then: { kind: 'retry', reason: 'criteria_mid_band' },
       },
-      {
-        id: 'criteria_low',
-        when: { all: [{ tests: 'passed' }, { criteria: { lt: midBandLow } }] },
-        then: { kind: 'stop', exit: 'need_help', reason: 'criteria_low' },
-      },
+      { id: 'criteria_low', when: { all: [{ tests: 'passed' }, { criteria: { lt: midBandLow } }] }, then: { kind: 'stop', exit: 'need_help', reason: 'criteria_low' } },
     ],
   };
 }

@@ -1,5 +1,10 @@
-import type { StopExit } from '../stop-outcome.js';
 import type { StopState } from './stop-state.js';
+
+/** The five ways a run ends. */
+export const STOP_EXITS = ['success', 'limit', 'gave_up', 'need_help', 'failed'] as const;
+
+/** One of {@link STOP_EXITS}. */
+export type StopExit = (typeof STOP_EXITS)[number];
 
 /** A value a rule compared: plain JSON. */
 export type DecisionValue = string | number | boolean | null | readonly string[] | readonly [number, number];

@@ -1,7 +1,9 @@
 import { assertProbability, type CriterionProbabilities } from '../criterion-probabilities.js';
 import { describeValue } from '../describe-value.js';
+import { MAX_FINGERPRINT_LENGTH } from '../fingerprint.js';
 import { FINISH_KINDS, type FinishSignal } from '../finish-signal.js';
 import { assertStallStep, type StallStep } from '../stall-detection/stall-step.js';
+import { PROVIDER_STATES } from './stop-policy-document.js';
 import { assertTestEvidence, type TestEvidence } from '../test-evidence.js';
 
 /** What one step used (its own share, not the running total); every field defaults to 0. */
@@ -11,9 +13,9 @@ export interface StopEventUsage {
   readonly cost?: number;
   readonly toolErrors?: number;
   /** Requests made to the decision model for this step. */
-  readonly judgeCalls?: number;
+  readonly decisionModelCalls?: number;
   /** What those requests cost. */
-  readonly judgeCost?: number;
+  readonly decisionModelCost?: number;
 }
 
 /** The usage counters an event may carry. */
@@ -22,8 +24,8 @@ export const STOP_EVENT_USAGE_KEYS: readonly (keyof StopEventUsage)[] = [
   'outputTokens',
   'cost',
   'toolErrors',
-  'judgeCalls',
-  'judgeCost',
+  'decisionModelCalls',
+  'decisionModelCost',
 ];
 
 /** What came of asking a person during the step (the shape of a run's `HumanExchange` fits). */
@@ -37,13 +39,21 @@ export interface StopEventHuman {
  * required; each condition reads the field it needs:
  *
  * - `step`: the number of the step just completed (from 1; numbers may skip);
+ *   0 is the moment before the first step (a budget spent before the run
+ *   starts), which only a state that has decided nothing takes;
  * - `tests`: the test evidence (absent: no tests ran);
  * - `probabilities`: the decision model's P(true) per criterion (absent: not
  *   asked yet, see `needsJudgement`);
  * - `output`: the agent's output, fingerprinted with `tests` for the stall rule;
+ * - `fingerprint`: the step's progress fingerprint when the driver keeps its
+ *   own (`fingerprintProgress`), or `null` when the step has none and does not
+ *   count toward a stall; absent, it is made from `tests` and `output`;
  * - `usage`: what this step used, added to the run's totals;
  * - `elapsedMs`: the run's wall clock so far;
  * - `signal`: the finish signal of this step (absent or null: none);
+ * - `provider`: what the provider said of the step's generation, when it
+ *   did not end normally: `token_limit` or `step_limit` (the provider's own
+ *   limit cut it short) or `failed` (it could not be read);
  * - `verification`: code's answer to a `done` claim;
  * - `checks`: named deterministic checks and whether each passed;
  * - `human`: what came of asking a person;
@@ -51,7 +61,7 @@ export interface StopEventHuman {
  * - `steps`: the tool calls and messages of this step, in order, for the
  *   `step_history` stall detector (`StallStep`: `tool`, `input`, `output`,
  *   `error`, `exitCode`, `text`, `tests`);
- * - `judge`: why the event carries no `probabilities`: `'unavailable'` (the
+ * - `decisionModel`: why the event carries no `probabilities`: `'unavailable'` (the
  *   decision model was asked and could not answer) or `'none'` (there is no
  *   model to ask, or the driver chose not to); a criteria condition then does
  *   not hold instead of waiting for an answer;
@@ -64,15 +74,17 @@ export interface StopEvent {
   readonly tests?: TestEvidence;
   readonly probabilities?: CriterionProbabilities;
   readonly output?: string;
+  readonly fingerprint?: string | null;
   readonly usage?: StopEventUsage;
   readonly elapsedMs?: number;
   readonly signal?: FinishSignal | null;
+  readonly provider?: 'token_limit' | 'step_limit' | 'failed';
   readonly verification?: { readonly ok: boolean; readonly unmet?: readonly string[] };
   readonly checks?: Readonly<Record<string, boolean>>;
   readonly human?: StopEventHuman;
   readonly tree?: string;
   readonly steps?: readonly StallStep[];
-  readonly judge?: 'unavailable' | 'none';
+  readonly decisionModel?: 'unavailable' | 'none';
   readonly reentered?: boolean;
   readonly taskType?: string;
 }
@@ -82,15 +94,17 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
   'tests',
   'probabilities',
   'output',
+  'fingerprint',
   'usage',
   'elapsedMs',
   'signal',
+  'provider',
   'verification',
   'checks',
   'human',
   'tree',
   'steps',
-  'judge',
+  'decisionModel',
   'reentered',
   'taskType',
 ]);
@@ -109,8 +123,8 @@ export function assertStopEvent(event: StopEvent): void {
   for (const key of Object.keys(event)) {
     if (!EVENT_KEYS.has(key)) throw new TypeError(`unknown stop event field "${key}"; expected one of ${[...EVENT_KEYS].join(', ')}`);
   }
-  if (!Number.isInteger(event.step) || event.step < 1) {
-    throw new TypeError(`event.step must be a positive integer (the step just completed), got ${describeValue(event.step)}`);
+  if (!Number.isInteger(event.step) || event.step < 0) {
+    throw new TypeError(`event.step must be a non-negative integer (the step just completed; 0 before the first), got ${describeValue(event.step)}`);
   }
   if (event.tests !== undefined) assertTestEvidence(event.tests);
   if (event.probabilities !== undefined) {
@@ -122,6 +136,12 @@ export function assertStopEvent(event: StopEvent): void {
   }
   if (event.output !== undefined && typeof event.output !== 'string') {
     throw new TypeError(`event.output must be a string, got ${describeValue(event.output)}`);
+  }
+  if (event.fingerprint !== undefined && event.fingerprint !== null && !(typeof event.fingerprint === 'string' && event.fingerprint.length <= MAX_FINGERPRINT_LENGTH)) {
+    throw new TypeError(`event.fingerprint must be a progress fingerprint (a string of at most ${MAX_FINGERPRINT_LENGTH} characters, such as fingerprintProgress gives) or null, got ${describeValue(event.fingerprint)}`);
+  }
+  if (event.provider !== undefined && !(PROVIDER_STATES as readonly unknown[]).includes(event.provider)) {
+    throw new TypeError(`event.provider must be one of ${PROVIDER_STATES.join(', ')} (leave it out for a generation that ended normally), got ${describeValue(event.provider)}`);
   }
   if (event.usage !== undefined) assertUsage(event.usage);
   if (event.elapsedMs !== undefined) assertAmount('event.elapsedMs', event.elapsedMs);
@@ -159,11 +179,11 @@ export function assertStopEvent(event: StopEvent): void {
     }
   }
   if (event.steps !== undefined) assertSteps(event.steps);
-  if (event.judge !== undefined && event.judge !== 'unavailable' && event.judge !== 'none') {
-    throw new TypeError(`event.judge must be "unavailable" or "none" (leave it out when the event carries probabilities), got ${describeValue(event.judge)}`);
+  if (event.decisionModel !== undefined && event.decisionModel !== 'unavailable' && event.decisionModel !== 'none') {
+    throw new TypeError(`event.decisionModel must be "unavailable" or "none" (leave it out when the event carries probabilities), got ${describeValue(event.decisionModel)}`);
   }
-  if (event.judge !== undefined && event.probabilities !== undefined) {
-    throw new TypeError(`event.judge is "${event.judge}" but the event carries probabilities; give one or the other`);
+  if (event.decisionModel !== undefined && event.probabilities !== undefined) {
+    throw new TypeError(`event.decisionModel is "${event.decisionModel}" but the event carries probabilities; give one or the other`);
   }
   if (event.reentered !== undefined && typeof event.reentered !== 'boolean') {
     throw new TypeError(`event.reentered must be a boolean, got ${describeValue(event.reentered)}`);

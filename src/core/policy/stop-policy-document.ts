@@ -1,15 +1,16 @@
-import type { StallOptionsInput } from '../stall-detection/stall-options.js';
-import type { StallPattern } from '../stall-detection/stall-pattern.js';
-import type { StopExit } from '../stop-outcome.js';
+import * as z from 'zod/mini';
+import { stallOptionsInputSchema, type StallOptionsInput } from '../stall-detection/stall-options.js';
+import { STALL_PATTERNS, type StallPattern } from '../stall-detection/stall-pattern.js';
+import { STOP_EXITS, type StopExit } from './stop-decision.js';
 
 /** The version of the policy document format this package reads and writes. */
-export const STOP_POLICY_VERSION = 1;
+export const STOP_POLICY_VERSION = 2;
 
 /**
  * A stop policy as a JSON document: an ordered list of rules. The first rule
  * whose `when` holds decides, so order is priority, and a limit rule placed
  * first is a veto no judgement can override. Read one from untrusted JSON
- * with `parseStopPolicy`.
+ * with `parseStopPolicy`; `stopwise/stop-policy.schema.json` is its JSON Schema.
  */
 export interface StopPolicyDocument {
   readonly $schema?: string;
@@ -23,8 +24,8 @@ export interface StopPolicyDocument {
 export interface StopRule {
   /** Unique within the policy; every decision names the rule that fired by it. */
   readonly id: string;
-  readonly when: StopCondition;
-  readonly then: StopRuleOutcome;
+  readonly when: RuleCondition;
+  readonly then: RuleOutcome;
   readonly description?: string;
 }
 
@@ -32,12 +33,12 @@ export interface StopRule {
  * What a rule decides: go on, retry with feedback for the agent, or stop with
  * one of the five exits. `reason` is a name for logs and metrics.
  */
-export type StopRuleOutcome =
+export type RuleOutcome =
   | { readonly kind: 'continue'; readonly reason?: string }
   | { readonly kind: 'retry'; readonly reason: string }
   | { readonly kind: 'stop'; readonly exit: StopExit; readonly reason: string };
 
-/** The counters a `limit` condition can compare; each is reached when its total is at or above `max`. */
+/** The counters a `limit` condition compares; each is reached when its total is at or above `max`. */
 export const LIMIT_NAMES = [
   'steps',
   'wallClockMs',
@@ -46,8 +47,8 @@ export const LIMIT_NAMES = [
   'totalTokens',
   'cost',
   'toolErrors',
-  'judgeCalls',
-  'judgeCost',
+  'decisionModelCalls',
+  'decisionModelCost',
 ] as const;
 
 /** One of {@link LIMIT_NAMES}. */
@@ -59,45 +60,23 @@ export type LimitName = (typeof LIMIT_NAMES)[number];
  * fingerprint `fresh` (taken on this tree) or `stale` (taken on another, or
  * on an unknown one).
  */
-export const TEST_STATES = ['no_tests_ran', 'failed', 'passed', 'fresh', 'stale'] as const;
-
-/** One of {@link TEST_STATES}. */
-export type TestState = (typeof TEST_STATES)[number];
-
-/** The finish signal kinds a `signal` condition matches; `none` is a turn that signalled nothing. */
-export const SIGNAL_STATES = ['done', 'give_up', 'need_help', 'none'] as const;
-
-/** One of {@link SIGNAL_STATES}. */
-export type SignalState = (typeof SIGNAL_STATES)[number];
-
+const TEST_STATES = ['no_tests_ran', 'failed', 'passed', 'fresh', 'stale'] as const;
+/** The finish signal kinds a `signal` condition matches; `none` is a step that signalled nothing. */
+const SIGNAL_STATES = ['done', 'give_up', 'need_help', 'none'] as const;
 /** What came of asking a person: `answered`, or `timed_out` (the wait's deadline passed). */
-export const HUMAN_STATES = ['answered', 'timed_out'] as const;
-
-/** One of {@link HUMAN_STATES}. */
-export type HumanState = (typeof HUMAN_STATES)[number];
-
+const HUMAN_STATES = ['answered', 'timed_out'] as const;
 /**
- * What came of asking the decision model, as a `judge` condition reads it:
- * `answered` (the event carries criterion probabilities), `unavailable` (it
- * was asked and could not answer: down, timed out, answered garbage; the
- * event's `judge` is `'unavailable'`) or `none` (there is no decision model
- * to ask, or the driver did not ask it; the event's `judge` is `'none'`).
+ * What came of asking the decision model: `answered` (the event carries
+ * criterion probabilities), `unavailable` (it was asked and could not answer)
+ * or `none` (there is none to ask, or the driver did not ask it).
  */
-export const JUDGE_STATES = ['answered', 'unavailable', 'none'] as const;
-
-/** One of {@link JUDGE_STATES}. */
-export type JudgeState = (typeof JUDGE_STATES)[number];
-
+const DECISION_MODEL_STATES = ['answered', 'unavailable', 'none'] as const;
 /**
- * The stall detectors a policy can name: `identical_fingerprints` (the seed's
- * rule: the last `rounds` progress fingerprints are identical) and
- * `step_history` (the stall detector over the tool steps events carry, see
- * `observeStep`).
+ * What the provider said of the step's generation, when it did not end
+ * normally: its own `token_limit` or `step_limit` cut it short, or it `failed`
+ * (it could not be read: an invalid tool call, an unknown finish reason).
  */
-export const STALL_DETECTORS = ['identical_fingerprints', 'step_history'] as const;
-
-/** One of {@link STALL_DETECTORS}. */
-export type StallDetectorName = (typeof STALL_DETECTORS)[number];
+export const PROVIDER_STATES = ['token_limit', 'step_limit', 'failed'] as const;
 
 /**
  * A comparison of a criterion's probability (the lowest one, or a named one):
@@ -116,31 +95,36 @@ export type CriteriaCondition = {
  * A condition of a rule: one key names its kind. Leaves read the event and
  * the state; `all`, `any`, `not` and `atLeast` (k of n) combine them.
  *
- * - `retries`: the decisions in a row before this event that were `retry`
- *   (a stop hook's blocks in a row) are at least `atLeast`;
- * - `judge`: what came of asking the decision model ({@link JUDGE_STATES});
- *   never waits for an answer, so it is how a rule tells "not asked" apart;
- * - `reentered`: the driver says this step follows a retry of its own that
- *   the state may not know of (a host's `stop_hook_active`, Cursor's `loop_count`);
+ * - `limit`: a run total (or the step number, or the wall clock) is at or above `max`;
+ * - `tests`, `check`, `verification`: the deterministic evidence of the event;
+ * - `criteria`: the decision model's probabilities (asked only when a rule needs them);
+ * - `signal`: what the model signalled (its `finish` call); `provider`: what the provider said of the generation;
+ * - `human`: what came of asking a person;
+ * - `stall`: the last `rounds` progress fingerprints are identical, or the step-history detector found a stall;
+ * - `retries`: the decisions in a row before this event that were `retry` (a stop hook's blocks in a row);
+ * - `decisionModel`: what came of asking the decision model; never waits for an answer, so it tells "not asked" apart;
+ * - `reentered`: the driver says this step follows a retry of its own that the state may not know of
+ *   (a host's `stop_hook_active`);
  * - `taskType`: the event's task type is this one (a calibrated policy has rules per task type).
  */
-export type StopCondition =
-  | { readonly all: readonly StopCondition[] }
-  | { readonly any: readonly StopCondition[] }
-  | { readonly not: StopCondition }
-  | { readonly atLeast: { readonly count: number; readonly of: readonly StopCondition[] } }
+export type RuleCondition =
+  | { readonly all: readonly RuleCondition[] }
+  | { readonly any: readonly RuleCondition[] }
+  | { readonly not: RuleCondition }
+  | { readonly atLeast: { readonly count: number; readonly of: readonly RuleCondition[] } }
   | { readonly always: true }
   | { readonly limit: { readonly of: LimitName; readonly max: number } }
-  | { readonly tests: TestState }
+  | { readonly tests: (typeof TEST_STATES)[number] }
   | { readonly check: { readonly name: string; readonly is: 'passed' | 'failed' | 'missing' } }
   | { readonly criteria: CriteriaCondition }
-  | { readonly signal: SignalState }
+  | { readonly signal: (typeof SIGNAL_STATES)[number] }
+  | { readonly provider: (typeof PROVIDER_STATES)[number] }
   | { readonly verification: 'passed' | 'failed' }
-  | { readonly human: HumanState }
+  | { readonly human: (typeof HUMAN_STATES)[number] }
   | { readonly stall: { readonly detector: 'identical_fingerprints'; readonly rounds: number } }
   | { readonly stall: StepHistoryCondition }
   | { readonly retries: { readonly atLeast: number } }
-  | { readonly judge: JudgeState }
+  | { readonly decisionModel: (typeof DECISION_MODEL_STATES)[number] }
   | { readonly reentered: true }
   | { readonly taskType: string };
 
@@ -148,8 +132,8 @@ export type StopCondition =
  * The step-history stall detector as a condition: it holds on an event one of
  * whose tool steps (`event.steps`) the detector found stalled, with one of
  * `patterns` when they are given. `options` are the detector's own
- * (`StallOptionsInput`: thresholds per pattern, `false` to turn one off,
- * `tools` for what identifies a call).
+ * (thresholds per pattern, `false` to turn one off, `tools` for what
+ * identifies a call).
  */
 export interface StepHistoryCondition {
   readonly detector: 'step_history';
@@ -157,26 +141,110 @@ export interface StepHistoryCondition {
   readonly options?: StallOptionsInput;
 }
 
-/** The kinds of condition, as the key that tags each. */
-export const CONDITION_KINDS = [
-  'all',
-  'any',
-  'not',
-  'atLeast',
-  'always',
-  'limit',
-  'tests',
-  'check',
-  'criteria',
-  'signal',
-  'verification',
-  'human',
-  'stall',
-  'retries',
-  'judge',
-  'reentered',
-  'taskType',
-] as const;
+// The schema: the one definition of the document. parseStopPolicy validates with it, and
+// schemas/stop-policy.schema.json is generated from it (scripts/generate-schemas.ts; a test compares).
+// Recursive zod output types are cut to `any` in published declarations, so the types above are declared and the
+// schema is typed against them: a schema that drifts from the types does not compile.
 
-/** One of {@link CONDITION_KINDS}. */
-export type ConditionKind = (typeof CONDITION_KINDS)[number];
+const text = (): z.ZodMiniString => z.string().check(z.minLength(1), z.regex(/\S/));
+const probability = (): z.ZodMiniNumber => z.number().check(z.minimum(0), z.maximum(1));
+const comparison = <K extends string, T extends z.core.SomeType>(key: K, value: T) =>
+  z.strictObject({ criterion: z.exactOptional(text()), [key]: value } as { criterion: z.ZodMiniExactOptional<z.ZodMiniString>} & Record<K, T>);
+
+const criteriaSchema = z.union([
+  comparison('gte', probability()),
+  comparison('lt', probability()),
+  comparison('within', z.tuple([probability(), probability()]).check(z.refine(([low, high]) => low <= high, { message: 'low is above high' }))),
+]);
+
+const leaf = <K extends string, T extends z.core.SomeType>(key: K, value: T) => z.strictObject({ [key]: value } as Record<K, T>);
+
+/** The condition kinds, each with its schema (the key that tags a condition is the kind). */
+const conditionSchemas = {
+  get all() {
+    return leaf('all', z.array(conditionSchema));
+  },
+  get any() {
+    return leaf('any', z.array(conditionSchema));
+  },
+  get not() {
+    return leaf('not', conditionSchema);
+  },
+  get atLeast() {
+    return leaf(
+      'atLeast',
+      z
+        .strictObject({ count: z.int().check(z.minimum(1)), of: z.array(conditionSchema).check(z.minLength(1)) })
+        .check(z.refine((spec) => spec.count <= spec.of.length, { message: 'must not exceed the number of conditions in "of"', path: ['count'] })),
+    );
+  },
+  always: leaf('always', z.literal(true)),
+  limit: leaf(
+    'limit',
+    z
+      .strictObject({ of: z.enum(LIMIT_NAMES), max: z.number().check(z.minimum(0)) })
+      .check(z.refine((spec) => spec.of !== 'steps' || Number.isInteger(spec.max), { message: 'a step cap must be a whole number of steps', path: ['max'] })),
+  ),
+  tests: leaf('tests', z.enum(TEST_STATES)),
+  check: leaf('check', z.strictObject({ name: text(), is: z.enum(['passed', 'failed', 'missing']) })),
+  criteria: leaf('criteria', criteriaSchema),
+  signal: leaf('signal', z.enum(SIGNAL_STATES)),
+  provider: leaf('provider', z.enum(PROVIDER_STATES)),
+  verification: leaf('verification', z.enum(['passed', 'failed'])),
+  human: leaf('human', z.enum(HUMAN_STATES)),
+  stall: leaf(
+    'stall',
+    z.union([
+      z.strictObject({ detector: z.literal('identical_fingerprints'), rounds: z.int().check(z.minimum(1)) }),
+      z.strictObject({
+        detector: z.literal('step_history'),
+        patterns: z.exactOptional(z.array(z.enum(STALL_PATTERNS)).check(z.minLength(1))),
+        options: z.exactOptional(stallOptionsInputSchema),
+      }),
+    ]),
+  ),
+  retries: leaf('retries', z.strictObject({ atLeast: z.int().check(z.minimum(1)) })),
+  decisionModel: leaf('decisionModel', z.enum(DECISION_MODEL_STATES)),
+  reentered: leaf('reentered', z.literal(true)),
+  taskType: leaf('taskType', text()),
+};
+
+/** The kinds of condition, as the key that tags each, in the order of the schema's branches. */
+export const CONDITION_KINDS = Object.keys(Object.getOwnPropertyDescriptors(conditionSchemas)) as readonly (keyof typeof conditionSchemas)[];
+
+/** A condition: exactly one of the kinds. */
+export const conditionSchema: z.ZodMiniType<RuleCondition> = z.lazy(() =>
+  z.union(CONDITION_KINDS.map((kind) => conditionSchemas[kind]) as unknown as [z.ZodMiniType<RuleCondition>, ...z.ZodMiniType<RuleCondition>[]]),
+);
+
+const outcomeSchema: z.ZodMiniType<RuleOutcome> = z.union([
+  z.strictObject({ kind: z.literal('continue'), reason: z.exactOptional(text()) }),
+  z.strictObject({ kind: z.literal('retry'), reason: text() }),
+  z.strictObject({ kind: z.literal('stop'), exit: z.enum(STOP_EXITS), reason: text() }),
+]);
+
+const ruleSchema: z.ZodMiniType<StopRule> = z.strictObject({
+  id: text(),
+  description: z.exactOptional(z.string()),
+  when: conditionSchema,
+  then: outcomeSchema,
+});
+
+/** The whole document. */
+export const stopPolicySchema: z.ZodMiniType<StopPolicyDocument> = z
+  .strictObject({
+    $schema: z.exactOptional(z.string()),
+    version: z.literal(STOP_POLICY_VERSION),
+    name: z.exactOptional(z.string()),
+    rules: z.array(ruleSchema).check(z.minLength(1)),
+  })
+  .check(
+    z.superRefine((document, context) => {
+      const seen = new Map<string, number>();
+      document.rules.forEach((rule, index) => {
+        const earlier = seen.get(rule.id);
+        if (earlier === undefined) seen.set(rule.id, index);
+        else context.addIssue({ code: 'custom', message: `duplicate rule id "${rule.id}" (also rules[${earlier}].id)`, path: ['rules', index, 'id'], input: rule.id });
+      });
+    }),
+  );

@@ -1,11 +1,11 @@
 import { describeValue } from '../describe-value.js';
-import { FINGERPRINT_LENGTH } from '../fingerprint.js';
+import { MAX_FINGERPRINT_LENGTH } from '../fingerprint.js';
 import { initialStallState, type StallState } from '../stall-detection/stall-state.js';
 import { compileStopPolicy } from './compile-stop-policy.js';
 import type { StopPolicyDocument } from './stop-policy-document.js';
 
 /** The version of the state format `decide` reads and writes. */
-export const STOP_STATE_VERSION = 1;
+export const STOP_STATE_VERSION = 2;
 
 /** The run's totals, as the limit conditions read them. */
 export interface StopTotals {
@@ -13,8 +13,8 @@ export interface StopTotals {
   readonly outputTokens: number;
   readonly cost: number;
   readonly toolErrors: number;
-  readonly judgeCalls: number;
-  readonly judgeCost: number;
+  readonly decisionModelCalls: number;
+  readonly decisionModelCost: number;
 }
 
 /** The part of the state that the next decision reads. */
@@ -54,8 +54,8 @@ export const ZERO_TOTALS: StopTotals = Object.freeze({
   outputTokens: 0,
   cost: 0,
   toolErrors: 0,
-  judgeCalls: 0,
-  judgeCost: 0,
+  decisionModelCalls: 0,
+  decisionModelCost: 0,
 });
 
 /**
@@ -101,8 +101,8 @@ function assertCore(where: string, core: StopStateCore): void {
     !isAmount(totals.outputTokens) ||
     !isAmount(totals.cost) ||
     !isAmount(totals.toolErrors) ||
-    !isAmount(totals.judgeCalls) ||
-    !isAmount(totals.judgeCost)
+    !isAmount(totals.decisionModelCalls) ||
+    !isAmount(totals.decisionModelCost)
   ) {
     const key = TOTAL_KEYS.find((name) => !isAmount(totals[name])) as keyof StopTotals;
     throw amountError(`${where}.totals.${key}`, totals[key]);
@@ -111,8 +111,8 @@ function assertCore(where: string, core: StopStateCore): void {
   if (!Number.isInteger(core.retries) || core.retries < 0) throw new TypeError(`${where}.retries must be a non-negative integer, got ${describeValue(core.retries)}`);
   const fingerprints = core.fingerprints;
   let valid = Array.isArray(fingerprints);
-  for (let i = 0; valid && i < fingerprints.length; i++) valid = typeof fingerprints[i] === 'string' && (fingerprints[i] as string).length === FINGERPRINT_LENGTH;
-  if (!valid) throw new TypeError(`${where}.fingerprints must be an array of ${FINGERPRINT_LENGTH}-character fingerprints`);
+  for (let i = 0; valid && i < fingerprints.length; i++) valid = typeof fingerprints[i] === 'string' && (fingerprints[i] as string).length <= MAX_FINGERPRINT_LENGTH;
+  if (!valid) throw new TypeError(`${where}.fingerprints must be an array of progress fingerprints (strings of at most ${MAX_FINGERPRINT_LENGTH} characters)`);
   if (core.stall !== undefined && (!Array.isArray(core.stall) || core.stall.some((stall) => typeof stall !== 'object' || stall === null || stall.version !== 1))) {
     throw new TypeError(`${where}.stall must be an array of stall detector states (version 1)`);
   }

@@ -21,6 +21,8 @@ export interface StopOutcomeFacts extends OutcomeBase {
    * given (a fractional step cap, which the policy holds as the next integer).
    */
   readonly budget?: BudgetLimits | undefined;
+  /** What the provider said when its generation could not be read (the event's `provider: 'failed'`). */
+  readonly providerError?: string | undefined;
 }
 
 /** How each engine limit is reported on a `LimitOutcome`: its kind and, for a budget limit, its key. */
@@ -32,8 +34,8 @@ const LIMIT_OUTCOME: Readonly<Record<LimitName, readonly [BudgetLimitKind, keyof
   totalTokens: ['tokens', 'maxTotalTokens', 'maxTotalTokens'],
   cost: ['cost', 'maxCost', 'maxCost'],
   toolErrors: ['tool_errors', 'maxToolErrors', 'maxToolErrors'],
-  judgeCalls: ['cost', undefined, 'maxJudgeCalls'],
-  judgeCost: ['cost', undefined, 'maxJudgeCost'],
+  decisionModelCalls: ['cost', undefined, 'maxDecisionModelCalls'],
+  decisionModelCost: ['cost', undefined, 'maxDecisionModelCost'],
 };
 
 /**
@@ -44,14 +46,17 @@ const LIMIT_OUTCOME: Readonly<Record<LimitName, readonly [BudgetLimitKind, keyof
  * - `success`: `note` is the finish signal's note (`''` without one);
  * - `limit`: the first limit the rule compared (in `LIMIT_NAMES` order) gives
  *   `limit`, `key`, `used` and `max`, with `source: 'budget'`; the decision
- *   model's spend (`judgeCalls`, `judgeCost`) is reported as `cost` with no
- *   key; a limit exit whose rule compared no limit reports `steps` with
- *   `max: null`;
+ *   model's spend (`decisionModelCalls`, `decisionModelCost`) is reported as
+ *   `cost` with no key; a generation a token limit cut short (`provider:
+ *   'token_limit'` or `'step_limit'`) is `tokens` or `steps` with `source:
+ *   'provider'` and `max: null`; a
+ *   limit exit whose rule compared no limit reports `steps` with `max: null`;
  * - `gave_up`: the signal's note when the model gave up, else the decision described;
  * - `need_help`: the signal's question when the model asked one, else the
  *   decision described (a stall, evidence that contradicts the model), with
  *   how long a person was waited for;
- * - `failed`: an error named `PolicyStop` with the decision described.
+ * - `failed`: an error named `ProviderStopError` with the provider's message
+ *   when the generation could not be read, else `PolicyStop` with the decision described.
  *
  * @example
  * const outcome = toStopOutcome(decision, { steps: 3, usage, text, trace });
@@ -64,6 +69,10 @@ export function toStopOutcome(decision: StopDecisionOf<'stop'>, facts: StopOutco
       return { ...base, exit: 'success', note: facts.signal?.note ?? '' };
     case 'limit': {
       const finalAnswer = facts.finalAnswer === undefined ? {} : { finalAnswer: facts.finalAnswer };
+      if (decision.values.provider === 'token_limit') {
+        return { ...base, exit: 'limit', limit: 'tokens', source: 'provider', used: facts.usage.inputTokens + facts.usage.outputTokens, max: null, ...finalAnswer };
+      }
+      if (decision.values.provider === 'step_limit') return { ...base, exit: 'limit', limit: 'steps', source: 'provider', used: facts.steps, max: null, ...finalAnswer };
       const compared = firstLimit(decision.values);
       if (compared === undefined) return { ...base, exit: 'limit', limit: 'steps', source: 'budget', used: facts.steps, max: null, ...finalAnswer };
       const [name, used, max] = compared;
@@ -76,6 +85,9 @@ export function toStopOutcome(decision: StopDecisionOf<'stop'>, facts: StopOutco
     case 'need_help':
       return { ...base, exit: 'need_help', question: note('need_help'), waitedMs: facts.human?.waitedMs ?? 0 };
     case 'failed':
+      if (decision.values.provider === 'failed') {
+        return { ...base, exit: 'failed', error: { name: 'ProviderStopError', message: facts.providerError ?? describeDecision(decision), during: 'turn' } };
+      }
       return { ...base, exit: 'failed', error: { name: 'PolicyStop', message: describeDecision(decision), during: 'turn' } };
   }
 }

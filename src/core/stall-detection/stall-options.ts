@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { describeValue } from '../describe-value.js';
 
 /** How the detector identifies the calls of one tool. */
@@ -132,3 +133,43 @@ function assertStallOptions(options: StallOptions): void {
     throw new TypeError(`stall option tools must be an object, got ${describeValue(options.tools)}`);
   }
 }
+
+/** The numeric fields of each pattern's options. */
+const STALL_OPTION_FIELDS: Readonly<Record<(typeof STALL_OPTION_PATTERN_KEYS)[number], readonly string[]>> = {
+  repeatedResult: ['repeats'],
+  repeatedFailingCall: ['repeats'],
+  repeatedError: ['repeats', 'infrastructureRepeats'],
+  cycle: ['maxPeriod', 'repeats'],
+  revisit: ['repeats', 'window'],
+  noProgress: ['repeats', 'window'],
+  monologue: ['repeats'],
+  repeatedCall: ['repeats'],
+};
+
+const toolIdentitySchema = z.strictObject({ arguments: z.exactOptional(z.array(z.string())), polling: z.exactOptional(z.boolean()) });
+
+/**
+ * The schema of {@link StallOptionsInput}, made from the defaults: each pattern takes `false` or some of its
+ * default's fields; a value the detector refuses (a threshold below its minimum) is an issue at the pattern's key.
+ */
+export const stallOptionsInputSchema: z.ZodMiniType<StallOptionsInput> = z
+  .strictObject({
+    ...Object.fromEntries(
+      STALL_OPTION_PATTERN_KEYS.map((key) => {
+        const fields = STALL_OPTION_FIELDS[key].map((field) => [field, z.exactOptional(z.int())] as const);
+        return [key, z.exactOptional(z.union([z.literal(false), z.strictObject(Object.fromEntries(fields))]))];
+      }),
+    ),
+    inferErrors: z.exactOptional(z.boolean()),
+    tools: z.exactOptional(z.record(z.string(), toolIdentitySchema)),
+  })
+  .check(
+    z.superRefine((options, context) => {
+      try {
+        resolveStallOptions(options as StallOptionsInput);
+      } catch (error) {
+        const key = /stall option (\S+) /.exec((error as Error).message)?.[1];
+        context.addIssue({ code: 'custom', message: (error as Error).message.replace(/^stall option \S+ /, ''), path: key === undefined ? [] : key.split('.'), input: options });
+      }
+    }),
+  ) as unknown as z.ZodMiniType<StallOptionsInput>;

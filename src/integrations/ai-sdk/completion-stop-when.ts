@@ -2,11 +2,22 @@ import type { StepResult, StopCondition, ToolSet } from 'ai';
 import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
 import { describeValue } from '../../core/describe-value.js';
 import { hardCapStopWhen } from './hard-cap-stop-when.js';
+import { decide } from '../../core/policy/decide.js';
+import { parseStopPolicy } from '../../core/policy/parse-stop-policy.js';
+import { STOP_POLICY_VERSION } from '../../core/policy/stop-policy-document.js';
+import { initialStopState } from '../../core/policy/stop-state.js';
 
 /** A check of the steps so far: `true` stops the loop. It may be asynchronous. */
 export type DoneCheck<TOOLS extends ToolSet = any> = (
   steps: ReadonlyArray<StepResult<TOOLS>>,
 ) => boolean | PromiseLike<boolean>;
+
+/** The policy of a completion check: the check's `true` stops the run as a success. */
+const CHECKED_DONE = parseStopPolicy({
+  version: STOP_POLICY_VERSION,
+  name: 'completion-check',
+  rules: [{ id: 'done', when: { check: { name: 'done', is: 'passed' } }, then: { kind: 'stop', exit: 'success', reason: 'done' } }],
+});
 
 /**
  * Wraps a sync or async check of the steps into an AI SDK stop condition.
@@ -23,12 +34,13 @@ export function createCompletionStopWhen<TOOLS extends ToolSet = any>(
   if (typeof inspect !== 'function') {
     throw new TypeError(`createCompletionStopWhen needs a function, got ${describeValue(inspect)}`);
   }
+  const start = initialStopState(CHECKED_DONE);
   return async ({ steps }) => {
     const done: unknown = await inspect(steps);
     if (typeof done !== 'boolean') {
       throw new TypeError(`the completion check must return a boolean, got ${describeValue(done)}`);
     }
-    return done;
+    return decide(CHECKED_DONE, start, { step: steps.length, checks: { done } }).decision.kind === 'stop';
   };
 }
 

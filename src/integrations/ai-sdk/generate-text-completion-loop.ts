@@ -1,15 +1,13 @@
 import { generateText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import type { StopPolicy } from '../../core/stop-policy.js';
 import type { TestEvidence } from '../../core/test-evidence.js';
-import { doneCriteria } from '../../judge/boolean-question.js';
-import { assertEvaluationClient } from '../../judge/check-completion.js';
-import { askDecisionModel } from '../../judge/check-completion.js';
-import { createCompletionRequest } from '../../judge/completion-request.js';
-import type { EvaluationClient, EvaluationQuestions } from '../../judge/evaluation-client.js';
-import { driveCompletionLoop, resolveLoopPolicy, type CompletionDecision, type CompletionLoopResult } from './completion-loop.js';
-import { stallStepsFromAiSdkStep } from '../../providers/ai-sdk-stall-steps.js';
+import { assertDecisionModelClient } from '../../decision-model/check-completion.js';
+import { askDecisionModel } from '../../decision-model/check-completion.js';
+import { createCompletionRequest } from '../../decision-model/completion-request.js';
+import type { DecisionModelClient, DecisionModelQuestions } from '../../decision-model/decision-model-client.js';
+import { driveCompletionLoop, resolveLoopPolicy, type CompletionDecision, type CompletionLoopResult } from '../../loop/completion-loop.js';
+import { stallStepsFromAiSdkStep } from './ai-sdk-stall-steps.js';
 import { hardCapStopWhen } from './hard-cap-stop-when.js';
-import { describeRetry } from './retry-feedback.js';
 
 /** Options of {@link runGenerateTextCompletionLoop}. */
 export interface GenerateTextCompletionLoopOptions<TOOLS extends ToolSet = ToolSet> {
@@ -19,7 +17,7 @@ export interface GenerateTextCompletionLoopOptions<TOOLS extends ToolSet = ToolS
   readonly system?: string;
   readonly tools?: TOOLS;
   /** The decision model. */
-  readonly client: EvaluationClient;
+  readonly client: DecisionModelClient;
   /** What the agent was asked to do, as the decision model should read it. */
   readonly task: string;
   readonly acceptance: readonly string[];
@@ -33,7 +31,7 @@ export interface GenerateTextCompletionLoopOptions<TOOLS extends ToolSet = ToolS
   readonly maxSteps?: number;
   readonly policy?: StopPolicy;
   /** The questions to ask; `doneCriteria` by default. */
-  readonly questions?: EvaluationQuestions;
+  readonly questions?: DecisionModelQuestions;
   /** Sees every decision, retries included, in order. */
   onDecision?(decision: CompletionDecision): void | PromiseLike<void>;
   readonly signal?: AbortSignal;
@@ -64,8 +62,7 @@ export async function runGenerateTextCompletionLoop<TOOLS extends ToolSet = Tool
   options: GenerateTextCompletionLoopOptions<TOOLS>,
 ): Promise<GenerateTextCompletionLoopResult> {
   const policy = resolveLoopPolicy(options.policy, options.maxSteps);
-  assertEvaluationClient(options.client);
-  const questions = options.questions ?? doneCriteria;
+  assertDecisionModelClient(options.client);
   const messages: ModelMessage[] =
     typeof options.prompt === 'string' ? [{ role: 'user', content: options.prompt }] : [...options.prompt];
   const oneStep = hardCapStopWhen(1);
@@ -90,16 +87,11 @@ export async function runGenerateTextCompletionLoop<TOOLS extends ToolSet = Tool
     evaluate: ({ text, tests }) =>
       askDecisionModel(
         options.client,
-        createCompletionRequest({ task: options.task, output: text, acceptance: options.acceptance, tests, questions }),
+        createCompletionRequest({ task: options.task, output: text, acceptance: options.acceptance, tests, ...(options.questions === undefined ? {} : { questions: options.questions }) }),
         options.signal === undefined ? {} : { signal: options.signal },
       ),
-    explain: (decision, tests) =>
-      describeRetry(decision, {
-        tests,
-        questions,
-        acceptance: options.acceptance,
-        ...(decision.evaluated ? { probabilities: decision.probabilities } : {}),
-      }),
+    task: options.task,
+    acceptance: options.acceptance,
     onDecision: options.onDecision === undefined ? undefined : (decision) => options.onDecision?.(decision),
   });
   return { ...result, messages };

@@ -1,12 +1,10 @@
 import type { StopCondition } from 'ai';
 import { decide } from '../../core/policy/decide.js';
 import { parseStopPolicy } from '../../core/policy/parse-stop-policy.js';
+import { STOP_POLICY_VERSION } from '../../core/policy/stop-policy-document.js';
 import { initialStopState } from '../../core/policy/stop-state.js';
 import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
 import { assertStepCap } from '../../loop/completion-loop.js';
-import { toStopWhenAnswer } from './to-stop-when-answer.js';
-
-export { assertStepCap };
 
 /**
  * The hard step limit as an AI SDK stop condition: true once the loop has run
@@ -21,10 +19,10 @@ export { assertStepCap };
 export function hardCapStopWhen(maxSteps: number = MAX_AGENT_STEPS): StopCondition<any> {
   assertStepCap(maxSteps);
   const policy = parseStopPolicy({
-    version: 1,
+    version: STOP_POLICY_VERSION,
     name: 'hard-cap',
     rules: [{ id: 'hard_cap', when: { limit: { of: 'steps', max: maxSteps } }, then: { kind: 'stop', exit: 'limit', reason: 'hard_cap' } }],
   });
   const start = initialStopState(policy);
-  return ({ steps }) => steps.length > 0 && toStopWhenAnswer(decide(policy, start, { step: steps.length }).decision);
+  return ({ steps }) => steps.length > 0 && decide(policy, start, { step: steps.length }).decision.kind === 'stop';
 }

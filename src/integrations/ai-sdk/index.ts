@@ -1,15 +1,18 @@
+/**
+ * The Vercel AI SDK integration: stop conditions that decide with the stop
+ * engine, a `ToolLoopAgent` with a completion check, and loops that can
+ * refuse a stop.
+ *
+ * @module
+ */
 export { hardCapStopWhen } from './hard-cap-stop-when.js';
 export { createCompletionStopWhen, completionStopWhen } from './completion-stop-when.js';
-export type { DoneCheck } from './completion-stop-when.js';
 export { policyStopWhen } from './policy-stop-when.js';
-export { toStopWhenAnswer } from './to-stop-when-answer.js';
-export type { PolicyStopWhenOptions, PolicyStopWhenDecision, PolicyDocumentDecision } from './policy-stop-when.js';
+export type { StepDecisionOptions } from './step-decider.js';
 export { createCompletionAgent } from './completion-agent.js';
-export type { CompletionAgentSettings } from './completion-agent.js';
-export { runManualCompletionLoop } from './manual-completion-loop.js';
-export type { ManualCompletionLoopOptions } from './manual-completion-loop.js';
+export { runManualCompletionLoop } from '../../loop/run-manual-completion-loop.js';
 export { runGenerateTextCompletionLoop } from './generate-text-completion-loop.js';
-export type { GenerateTextCompletionLoopOptions, GenerateTextCompletionLoopResult } from './generate-text-completion-loop.js';
-export type { CompletionDecision, CompletionLoopResult, RetryFeedback } from './completion-loop.js';
-export { describeRetry } from './retry-feedback.js';
-export type { RetryDetails } from './retry-feedback.js';
+export type { CompletionLoopResult } from '../../loop/completion-loop.js';
+export { aiSdkFinishTool } from '../../providers/finish-tool.js';
+export { mapAiSdkFinishReason } from './ai-sdk-finish-reason.js';
+export { stallStepsFromAiSdkStep } from './ai-sdk-stall-steps.js';

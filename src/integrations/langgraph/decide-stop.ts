@@ -2,13 +2,8 @@ import { decide } from '../../core/policy/decide.js';
 import type { StopEvent } from '../../core/policy/stop-event.js';
 import type { StopPolicyDocument } from '../../core/policy/stop-policy-document.js';
 import { initialStopState, type StopState } from '../../core/policy/stop-state.js';
-import type { StopEngineUpdate } from './stop-engine-annotation.js';
-
-/** The fields of the graph state {@link decideStop} and {@link nextStopStep} read. */
-export interface StopEngineInput {
-  readonly stopEvent?: StopEvent | null | undefined;
-  readonly stopState?: StopState | null | undefined;
-}
+import type { StopDecision } from '../../core/policy/stop-decision.js';
+import type { StopEngineState } from './stop-engine-annotation.js';
 
 /**
  * Decides one turn of a graph with a policy document: `decide(policy,
@@ -23,20 +18,16 @@ export interface StopEngineInput {
  *
  * @example
  * graph.addNode('stop', (state) => decideStop(policy, state));
- * graph.addConditionalEdges('stop', routeDecision, DECISION_ROUTES);
+ * graph.addConditionalEdges('stop', routeDecision, STOP_ROUTES);
  */
-export function decideStop(policy: StopPolicyDocument, state: StopEngineInput, event: StopEvent | null | undefined = state.stopEvent): StopEngineUpdate {
+export function decideStop(
+  policy: StopPolicyDocument,
+  state: Partial<StopEngineState>,
+  event: StopEvent | null | undefined = state.stopEvent,
+): { readonly stopState: StopState; readonly stopDecision: StopDecision } {
   if (event === null || event === undefined) {
     throw new TypeError('no stop event to decide: pass the turn\'s event, or write it to the stopEvent channel in the node before');
   }
   const result = decide(policy, state.stopState ?? initialStopState(policy), event);
   return { stopState: result.state, stopDecision: result.decision };
-}
-
-/**
- * The number of the turn about to run: one after the last step the engine
- * decided (1 before the first), for the `step` of the turn's event.
- */
-export function nextStopStep(state: StopEngineInput): number {
-  return (state.stopState?.step ?? 0) + 1;
 }

@@ -1,12 +1,14 @@
+/**
+ * The LangGraph integration: `routeStop`, a conditional edge after a turn;
+ * `decideStop` and `routeDecision`, a node deciding with any stop policy and
+ * the edge after it, over the channels of `StopEngineAnnotation`, which a
+ * checkpointer saves with the graph.
+ *
+ * @module
+ */
 export { routeStop, STOP_ROUTES } from './route-stop.js';
-export type { RouteStopState, StopRoute, StopSignal, StopState } from './route-stop.js';
-export { StopStateAnnotation } from './stop-state-annotation.js';
-export { routeStopPolicy, ROUTE_STOP_RULE_IDS } from './route-stop-policy.js';
-export { toLangGraphRoute, DECISION_ROUTES } from './to-langgraph-route.js';
-export type { DecisionRoute } from './to-langgraph-route.js';
+export type { RouteStopState, StopRoute } from './route-stop.js';
 export { StopEngineAnnotation } from './stop-engine-annotation.js';
-export type { StopEngineState, StopEngineUpdate } from './stop-engine-annotation.js';
-export { decideStop, nextStopStep } from './decide-stop.js';
-export type { StopEngineInput } from './decide-stop.js';
+export type { StopEngineState } from './stop-engine-annotation.js';
+export { decideStop } from './decide-stop.js';
 export { routeDecision } from './route-decision.js';
-export type { RouteDecisionInput } from './route-decision.js';

@@ -28,9 +28,3 @@ export const StopEngineAnnotation = Annotation.Root({
 
 /** The fields of {@link StopEngineAnnotation}, as a node reads them. */
 export type StopEngineState = typeof StopEngineAnnotation.State;
-
-/** What `decideStop` returns for a node to return: the engine's new state and its decision. */
-export interface StopEngineUpdate {
-  readonly stopState: StopState;
-  readonly stopDecision: StopDecision;
-}

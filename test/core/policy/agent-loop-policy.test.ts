@@ -36,7 +36,7 @@ describe('policyBudgetLimits', () => {
           { id: 'a', when: { limit: { of: 'cost', max: 2 } }, then: { kind: 'stop', exit: 'limit', reason: 'a' } },
           { id: 'b', when: { limit: { of: 'cost', max: 1.5 } }, then: { kind: 'stop', exit: 'limit', reason: 'b' } },
           { id: 'c', when: { all: [{ limit: { of: 'steps', max: 3 } }, { tests: 'failed' }] }, then: { kind: 'stop', exit: 'gave_up', reason: 'c' } },
-          { id: 'd', when: { limit: { of: 'judgeCalls', max: 4 } }, then: { kind: 'stop', exit: 'limit', reason: 'd' } },
+          { id: 'd', when: { limit: { of: 'decisionModelCalls', max: 4 } }, then: { kind: 'stop', exit: 'limit', reason: 'd' } },
           { id: 'e', when: { limit: { of: 'totalTokens', max: 900 } }, then: { kind: 'retry', reason: 'e' } },
         ],
       }),

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { StopCondition } from '../../../src/core/policy/stop-policy-document.js';
+import type { RuleCondition } from '../../../src/core/policy/stop-policy-document.js';
 import type { StopEvent } from '../../../src/core/policy/stop-event.js';
 import { probabilities, testEvidence } from '../arbitraries.js';
 
@@ -35,21 +35,21 @@ export function eventStream(body: fc.Arbitrary<Omit<StopEvent, 'step'>> = eventB
   });
 }
 
-const leaf: fc.Arbitrary<StopCondition> = fc.oneof(
+const leaf: fc.Arbitrary<RuleCondition> = fc.oneof(
   fc.integer({ min: 1, max: 30 }).map((max) => ({ limit: { of: 'steps' as const, max } })),
   fc.integer({ min: 0, max: 20_000 }).map((max) => ({ limit: { of: 'totalTokens' as const, max } })),
-  fc.constantFrom('no_tests_ran', 'failed', 'passed').map((tests) => ({ tests }) as StopCondition),
+  fc.constantFrom('no_tests_ran', 'failed', 'passed').map((tests) => ({ tests }) as RuleCondition),
   fc.double({ min: 0, max: 1, noNaN: true }).map((gte) => ({ criteria: { gte } })),
   fc.double({ min: 0, max: 1, noNaN: true }).map((lt) => ({ criteria: { criterion: 'acceptanceCovered', lt } })),
-  fc.constantFrom('done', 'give_up', 'need_help', 'none').map((signal) => ({ signal }) as StopCondition),
-  fc.constantFrom('passed', 'failed', 'missing').map((is) => ({ check: { name: 'lint', is } }) as StopCondition),
-  fc.constantFrom('answered', 'timed_out').map((human) => ({ human }) as StopCondition),
+  fc.constantFrom('done', 'give_up', 'need_help', 'none').map((signal) => ({ signal }) as RuleCondition),
+  fc.constantFrom('passed', 'failed', 'missing').map((is) => ({ check: { name: 'lint', is } }) as RuleCondition),
+  fc.constantFrom('answered', 'timed_out').map((human) => ({ human }) as RuleCondition),
   fc.integer({ min: 1, max: 4 }).map((rounds) => ({ stall: { detector: 'identical_fingerprints' as const, rounds } })),
   fc.constant({ always: true as const }),
 );
 
 /** Random condition trees over every kind of leaf, with all, any, not and atLeast up to three levels deep. */
-export const condition: fc.Arbitrary<StopCondition> = fc.letrec<{ node: StopCondition }>((tie) => ({
+export const condition: fc.Arbitrary<RuleCondition> = fc.letrec<{ node: RuleCondition }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     leaf,

@@ -6,7 +6,7 @@ import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
 import type { StopDecision } from '../../../src/core/policy/stop-decision.js';
 import type { StopEvent } from '../../../src/core/policy/stop-event.js';
-import type { StopCondition, StopPolicyDocument } from '../../../src/core/policy/stop-policy-document.js';
+import type { RuleCondition, StopPolicyDocument } from '../../../src/core/policy/stop-policy-document.js';
 import { initialStopState, type StopState } from '../../../src/core/policy/stop-state.js';
 import { condition, eventStream } from './arbitraries.js';
 
@@ -27,7 +27,7 @@ function run(policy: StopPolicyDocument, events: readonly StopEvent[]): { states
   return { states, decisions };
 }
 
-const policyOf = (when: StopCondition): StopPolicyDocument =>
+const policyOf = (when: RuleCondition): StopPolicyDocument =>
   parseStopPolicy({ version: 1, rules: [{ id: 'r', when, then: { kind: 'stop', exit: 'success', reason: 'held' } }] });
 
 describe('decide', () => {
@@ -280,7 +280,7 @@ describe('decide: properties', { timeout: 180_000 }, () => {
   });
 
   // One condition on one event, compiled without the parse (the document is built here, not read): a case costs microseconds.
-  const holds = (when: StopCondition, event: StopEvent): boolean | undefined => {
+  const holds = (when: RuleCondition, event: StopEvent): boolean | undefined => {
     const compiled = compileDocument({ version: 1, rules: [{ id: 'r', when, then: { kind: 'stop', exit: 'success', reason: 'held' } }] });
     const result = evaluateRules(compiled, eventContext(compiled, initialStopState(SEED_STOP_POLICY), event));
     return 'pending' in result ? undefined : result.decision.kind === 'stop';

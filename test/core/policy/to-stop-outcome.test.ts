@@ -12,7 +12,7 @@ function stopOf(policy: StopPolicyDocument, event: StopEvent): Extract<StopDecis
 const policy = parseStopPolicy({
   version: 1,
   rules: [
-    { id: 'judge_spend', when: { limit: { of: 'judgeCost', max: 0.5 } }, then: { kind: 'stop', exit: 'limit', reason: 'judge_spend' } },
+    { id: 'judge_spend', when: { limit: { of: 'decisionModelCost', max: 0.5 } }, then: { kind: 'stop', exit: 'limit', reason: 'judge_spend' } },
     { id: 'tokens', when: { limit: { of: 'totalTokens', max: 100 } }, then: { kind: 'stop', exit: 'limit', reason: 'tokens' } },
     { id: 'red_limit', when: { tests: 'failed' }, then: { kind: 'stop', exit: 'limit', reason: 'red' } },
     { id: 'quit', when: { signal: 'give_up' }, then: { kind: 'stop', exit: 'gave_up', reason: 'quit' } },
@@ -29,7 +29,7 @@ describe('toStopOutcome', () => {
     expect(toStopOutcome(stopOf(policy, { step: 2, tests: GREEN, usage: { inputTokens: 80, outputTokens: 30 } }), facts)).toMatchObject({
       exit: 'limit', limit: 'tokens', key: 'maxTotalTokens', used: 110, max: 100, source: 'budget', decision: { rule: 'tokens' },
     });
-    const judge = toStopOutcome(stopOf(policy, { step: 2, usage: { judgeCost: 0.6 } }), facts);
+    const judge = toStopOutcome(stopOf(policy, { step: 2, usage: { decisionModelCost: 0.6 } }), facts);
     expect(judge).toMatchObject({ exit: 'limit', limit: 'cost', used: 0.6, max: 0.5 });
     expect(judge).not.toHaveProperty('key');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide, needsJudgement } from '../../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
-import type { StopCondition } from '../../../src/core/policy/stop-policy-document.js';
+import type { RuleCondition } from '../../../src/core/policy/stop-policy-document.js';
 import { initialStopState } from '../../../src/core/policy/stop-state.js';
 
 const success = (when: unknown) =>
@@ -19,7 +19,7 @@ describe('conditions on what an event does not carry', () => {
   });
 
   it('treats a named criterion the model did not answer as unknown, so not() cannot turn it into success', () => {
-    const policy = success({ all: [{ tests: 'passed' }, { not: { criteria: { criterion: 'security', lt: 0.9 } } }] } satisfies StopCondition);
+    const policy = success({ all: [{ tests: 'passed' }, { not: { criteria: { criterion: 'security', lt: 0.9 } } }] } satisfies RuleCondition);
     const state = initialStopState(policy);
     const event = { step: 1, tests: PASS, probabilities: { other: 0.1 } };
     expect(needsJudgement(policy, state, event)).toBe(true);

@@ -1,7 +1,7 @@
 import { ToolLoopAgent } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { MAX_AGENT_STEPS } from '../../../src/core/stop-policy.js';
-import { checkCompletion } from '../../../src/judge/check-completion.js';
+import { checkCompletion } from '../../../src/decision-model/check-completion.js';
 import { createCompletionAgent } from '../../../src/integrations/ai-sdk/completion-agent.js';
 import { createScriptedClient } from '../../../src/testing/scripted-client.js';
 import { ACCEPTANCE, editWorkspace, TASK } from './fixtures.js';

@@ -2,8 +2,8 @@ import { tool, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { EvaluationClient } from '../../../src/judge/evaluation-client.js';
-import { EvaluationError, isEvaluationError } from '../../../src/judge/evaluation-error.js';
+import type { DecisionModelClient } from '../../../src/decision-model/decision-model-client.js';
+import { DecisionModelError, isDecisionModelError } from '../../../src/decision-model/decision-model-error.js';
 import type { CompletionDecision } from '../../../src/integrations/ai-sdk/completion-loop.js';
 import { runGenerateTextCompletionLoop } from '../../../src/integrations/ai-sdk/generate-text-completion-loop.js';
 import { createScriptedClient } from '../../../src/testing/scripted-client.js';
@@ -172,7 +172,7 @@ describe('runGenerateTextCompletionLoop', () => {
   });
 
   it('rejects, and never decides, when the decision model fails or answers badly', async () => {
-    const run = (client: EvaluationClient) =>
+    const run = (client: DecisionModelClient) =>
       runGenerateTextCompletionLoop({
         model: new MockLanguageModelV3({ doGenerate: [textResult('x')] }),
         prompt: TASK,
@@ -181,16 +181,16 @@ describe('runGenerateTextCompletionLoop', () => {
         acceptance: ACCEPTANCE,
         readTests: () => PASS,
       });
-    const down = new EvaluationError('server', 'the decision model answered 503', { status: 503 });
+    const down = new DecisionModelError('server', 'the decision model answered 503', { status: 503 });
     await expect(run(createScriptedClient([down]))).rejects.toBe(down);
-    const invalid = (error: unknown) => isEvaluationError(error) && error.kind === 'invalid_response';
+    const invalid = (error: unknown) => isDecisionModelError(error) && error.kind === 'invalid_response';
     await expect(run(createScriptedClient([{ acceptanceCovered: 1.5, noOpenQuestions: 0.9 }]))).rejects.toSatisfy(invalid);
     await expect(run(createScriptedClient([{ acceptanceCovered: 0.9 }]))).rejects.toThrow(/did not answer the question "noOpenQuestions"/);
-    const handWritten: EvaluationClient = {
+    const handWritten: DecisionModelClient = {
       evaluate: async () => ({ model: 'loose', answers: { acceptanceCovered: { probability: 1.5 }, noOpenQuestions: { probability: 1 } } }),
     };
     await expect(run(handWritten)).rejects.toSatisfy(invalid);
-    await expect(run({} as EvaluationClient)).rejects.toThrow(/client must be an EvaluationClient/);
+    await expect(run({} as DecisionModelClient)).rejects.toThrow(/client must be an DecisionModelClient/);
   });
 
 });

@@ -1,7 +1,7 @@
 import { generateText, ToolLoopAgent } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { EvaluationError } from '../../../src/judge/evaluation-error.js';
+import { DecisionModelError } from '../../../src/decision-model/decision-model-error.js';
 import type { CompletionDecision } from '../../../src/integrations/ai-sdk/completion-loop.js';
 import { hardCapStopWhen } from '../../../src/integrations/ai-sdk/hard-cap-stop-when.js';
 import { policyStopWhen, type PolicyStopWhenOptions } from '../../../src/integrations/ai-sdk/policy-stop-when.js';
@@ -142,14 +142,14 @@ describe('policyStopWhen', () => {
 
 
   it('rejects the loop when the decision model fails; an error never stops it as done', async () => {
-    const failure = new EvaluationError('rate_limited', 'the decision model answered 429', { status: 429 });
+    const failure = new DecisionModelError('rate_limited', 'the decision model answered 429', { status: 429 });
     await expect(runPolicyLoop(workspace(1), { client: createScriptedClient([failure]) })).rejects.toBe(failure);
   });
 
 
   it('fails fast on missing options', () => {
     const ws = workspace(1);
-    expect(() => policyStopWhen({ client: {} as never, task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests })).toThrow(/client must be an EvaluationClient/);
+    expect(() => policyStopWhen({ client: {} as never, task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests })).toThrow(/client must be an DecisionModelClient/);
     expect(() => policyStopWhen({ client: createScriptedClient([]), task: TASK, acceptance: ACCEPTANCE } as never)).toThrow(/readTests/);
     expect(() =>
       policyStopWhen({ client: createScriptedClient([]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests, policy: { doneThreshold: 2 } as never }),
@@ -183,7 +183,7 @@ describe('policyStopWhen', () => {
     // The mock model reports 12 input and 6 output tokens a step: 54 >= 50 at step 3.
     expect(result.steps).toHaveLength(3);
     expect(decisions.at(-1)).toMatchObject({ kind: 'stop', exit: 'limit', rule: 'tokens', evaluated: false, values: { totalTokens: 54, maxTotalTokens: 50 } });
-    expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, readTests: ws.readTests })).toThrow(/client must be an EvaluationClient/);
+    expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, readTests: ws.readTests })).toThrow(/client must be an DecisionModelClient/);
     expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, client: createScriptedClient([]), readTests: ws.readTests })).toThrow(/needs the task and the acceptance/);
   });
 });

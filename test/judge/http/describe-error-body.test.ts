@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeErrorBody } from '../../../src/judge/http/describe-error-body.js';
+import { describeErrorBody } from '../../../src/decision-model/http/describe-error-body.js';
 
 describe('describeErrorBody', () => {
   it('picks the detail, the error message or the message of a JSON body', () => {

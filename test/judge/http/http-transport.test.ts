@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isEvaluationError } from '../../../src/judge/evaluation-error.js';
-import { assertApiKey, assertModelName, createHttpTransport, parseBaseURL } from '../../../src/judge/http/http-transport.js';
+import { isDecisionModelError } from '../../../src/decision-model/decision-model-error.js';
+import { assertApiKey, assertModelName, createHttpTransport, parseBaseURL } from '../../../src/decision-model/http/http-transport.js';
 import { thrown } from '../caught-errors.js';
 
 const kind = (run: () => unknown) => {
   const error = thrown(run);
-  return isEvaluationError(error) ? error.kind : String(error);
+  return isDecisionModelError(error) ? error.kind : String(error);
 };
 
 describe('createHttpTransport', () => {
@@ -52,7 +52,7 @@ describe('assertApiKey and assertModelName', () => {
   it('refuse a key that cannot travel in a header, without quoting it', () => {
     for (const key of ['', '   ', 'sk-1\n', 'sk-\u0000', 'sk-\u2603', 7]) {
       const error = thrown(() => assertApiKey(key));
-      expect(isEvaluationError(error) && error.kind).toBe('configuration');
+      expect(isDecisionModelError(error) && error.kind).toBe('configuration');
       if (typeof key === 'string' && key.trim() !== '') expect((error as Error).message).not.toContain(key);
     }
     expect(kind(() => assertModelName(''))).toBe('configuration');

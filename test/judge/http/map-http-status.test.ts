@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapHttpStatus } from '../../../src/judge/http/map-http-status.js';
+import { mapHttpStatus } from '../../../src/decision-model/http/map-http-status.js';
 
 describe('mapHttpStatus', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { raceAbort } from '../../../src/judge/http/race-abort.js';
+import { raceAbort } from '../../../src/decision-model/http/race-abort.js';
 
 describe('raceAbort', () => {
   it('settles like the promise when nothing aborts', async () => {

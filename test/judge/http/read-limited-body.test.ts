@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isEvaluationError } from '../../../src/judge/evaluation-error.js';
-import { MAX_RESPONSE_BYTES, readLimitedText, readTextPrefix } from '../../../src/judge/http/read-limited-body.js';
+import { isDecisionModelError } from '../../../src/decision-model/decision-model-error.js';
+import { MAX_RESPONSE_BYTES, readLimitedText, readTextPrefix } from '../../../src/decision-model/http/read-limited-body.js';
 
 /** A response whose body is `chunks`, recording how many chunks were pulled and whether it was cancelled. */
 function streamed(chunks: readonly Uint8Array[], headers: Record<string, string> = {}) {
@@ -36,7 +36,7 @@ describe('readLimitedText', () => {
     const chunk = new Uint8Array(MB).fill(0x61);
     const { response, seen } = streamed(Array.from({ length: 20 }, () => chunk));
     const error = await readLimitedText(response, MAX_RESPONSE_BYTES, signal).catch((caught: unknown) => caught);
-    expect(isEvaluationError(error) && error.kind).toBe('invalid_response');
+    expect(isDecisionModelError(error) && error.kind).toBe('invalid_response');
     expect(seen.pulled).toBe(9);
     expect(seen.cancelled).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from '../../../src/judge/http/redact-secrets.js';
+import { redactSecrets } from '../../../src/decision-model/http/redact-secrets.js';
 
 describe('redactSecrets', () => {
   it('replaces every occurrence of every secret', () => {

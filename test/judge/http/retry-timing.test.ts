@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_TIMING, backoffDelay, parseRetryAfter, resolveRetryTiming } from '../../../src/judge/http/retry-timing.js';
+import { DEFAULT_RETRY_TIMING, backoffDelay, parseRetryAfter, resolveRetryTiming } from '../../../src/decision-model/http/retry-timing.js';
 
 const timing = (random: number) => ({ ...DEFAULT_RETRY_TIMING, random: () => random });
 

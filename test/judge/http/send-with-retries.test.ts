@@ -5,16 +5,16 @@
 import type { ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { doneCriteria } from '../../../src/judge/boolean-question.js';
-import { checkCompletion } from '../../../src/judge/check-completion.js';
-import { decideCompletionAfterEvaluate } from '../../../src/judge/decide-completion-after-evaluate.js';
-import type { EvaluationClient } from '../../../src/judge/evaluation-client.js';
-import { EvaluationError, type EvaluationErrorKind } from '../../../src/judge/evaluation-error.js';
+import { doneCriteria } from '../../../src/decision-model/boolean-question.js';
+import { checkCompletion } from '../../../src/decision-model/check-completion.js';
+import { decideCompletionAfterEvaluate } from '../../../src/decision-model/decide-completion-after-evaluate.js';
+import type { DecisionModelClient } from '../../../src/decision-model/decision-model-client.js';
+import { DecisionModelError, type DecisionModelErrorKind } from '../../../src/decision-model/decision-model-error.js';
 import { rejection } from '../caught-errors.js';
-import { createHttpTransport, type HttpClientOptions } from '../../../src/judge/http/http-transport.js';
-import { readRequestId, sendWithRetries } from '../../../src/judge/http/send-with-retries.js';
-import { createLogprobClient } from '../../../src/judge/openai-compatible/logprob-client.js';
-import { createSystemOneClient } from '../../../src/judge/system-one/system-one-client.js';
+import { createHttpTransport, type HttpClientOptions } from '../../../src/decision-model/http/http-transport.js';
+import { readRequestId, sendWithRetries } from '../../../src/decision-model/http/send-with-retries.js';
+import { createLogprobClient } from '../../../src/decision-model/openai-compatible/logprob-client.js';
+import { createSystemOneClient } from '../../../src/decision-model/system-one/system-one-client.js';
 import {
   MISSING,
   NAN,
@@ -43,7 +43,7 @@ const MB = 1024 * 1024;
 interface Wire {
   readonly name: string;
   readonly body: (value: WireValue, extra?: Record<string, unknown>) => string;
-  readonly client: (baseURL: string, options: HttpClientOptions) => EvaluationClient;
+  readonly client: (baseURL: string, options: HttpClientOptions) => DecisionModelClient;
 }
 
 const WIRES: readonly Wire[] = [
@@ -93,10 +93,10 @@ interface FaultCase {
   readonly name: string;
   readonly handler: (wire: Wire, server: LoopbackServer) => Handler;
   /** The error kind, or `ok` when the client must answer. */
-  readonly kind: EvaluationErrorKind | 'ok';
+  readonly kind: DecisionModelErrorKind | 'ok';
   readonly attempts: number;
   readonly status?: number;
-  readonly check?: (error: EvaluationError, server: LoopbackServer) => void;
+  readonly check?: (error: DecisionModelError, server: LoopbackServer) => void;
 }
 
 /** A handler that sends `total` bytes of body (never ending it when `end` is false). */
@@ -364,7 +364,7 @@ for (const wire of WIRES) {
         }
         const error = await rejection(decision);
         const elapsed = performance.now() - started;
-        expect(error).toBeInstanceOf(EvaluationError);
+        expect(error).toBeInstanceOf(DecisionModelError);
         expect(error.kind).toBe(fault.kind);
         expect(error.attempts).toBe(fault.attempts);
         expect(server.requests).toHaveLength(fault.attempts);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { doneCriteria } from '../../../src/judge/boolean-question.js';
-import { assertSendableRequest, isTokenCount } from '../../../src/judge/http/wire-checks.js';
+import { doneCriteria } from '../../../src/decision-model/boolean-question.js';
+import { assertSendableRequest, isTokenCount } from '../../../src/decision-model/http/wire-checks.js';
 
 describe('assertSendableRequest', () => {
   it('accepts a request with yes/no questions', () => {

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { booleanQuestion, doneCriteria } from '../../../src/judge/boolean-question.js';
-import { decideCompletionAfterEvaluate } from '../../../src/judge/decide-completion-after-evaluate.js';
-import { isEvaluationError } from '../../../src/judge/evaluation-error.js';
-import { createLogprobClient } from '../../../src/judge/openai-compatible/logprob-client.js';
+import { booleanQuestion, doneCriteria } from '../../../src/decision-model/boolean-question.js';
+import { decideCompletionAfterEvaluate } from '../../../src/decision-model/decide-completion-after-evaluate.js';
+import { isDecisionModelError } from '../../../src/decision-model/decision-model-error.js';
+import { createLogprobClient } from '../../../src/decision-model/openai-compatible/logprob-client.js';
 import { thrown } from '../caught-errors.js';
 import { askedQuestion, chatBody, send, startLoopbackServer, type LoopbackServer } from '../loopback-server.js';
 
@@ -120,7 +120,7 @@ describe('createLogprobClient configuration', () => {
     [{ baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: 'a\nb' }, 'apiKey'],
   ])('refuses %j naming %s', (options, field) => {
     const error = thrown(() => createLogprobClient(options as never));
-    expect(isEvaluationError(error) && error.kind).toBe('configuration');
+    expect(isDecisionModelError(error) && error.kind).toBe('configuration');
     expect((error as Error).message).toContain(field);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { booleanQuestion } from '../../../src/judge/boolean-question.js';
-import { buildLogprobMessages } from '../../../src/judge/openai-compatible/logprob-prompt.js';
+import { booleanQuestion } from '../../../src/decision-model/boolean-question.js';
+import { buildLogprobMessages } from '../../../src/decision-model/openai-compatible/logprob-prompt.js';
 
 const question = booleanQuestion('Does the output address every acceptance criterion?', {
   true: 'every criterion is handled',

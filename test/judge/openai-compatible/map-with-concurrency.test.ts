@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapWithConcurrency } from '../../../src/judge/openai-compatible/map-with-concurrency.js';
+import { mapWithConcurrency } from '../../../src/decision-model/openai-compatible/map-with-concurrency.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseLabel, readYesProbability } from '../../../src/judge/openai-compatible/read-yes-probability.js';
+import { normaliseLabel, readYesProbability } from '../../../src/decision-model/openai-compatible/read-yes-probability.js';
 
 const completion = (top: unknown) => ({ choices: [{ logprobs: { content: [{ token: 'Yes', logprob: -0.1, top_logprobs: top }] } }] });
 const entry = (token: string, p: number) => ({ token, logprob: Math.log(p) });

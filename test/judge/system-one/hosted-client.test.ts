@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { doneCriteria } from '../../../src/judge/boolean-question.js';
-import { isEvaluationError } from '../../../src/judge/evaluation-error.js';
-import { createHostedClient } from '../../../src/judge/system-one/hosted-client.js';
+import { doneCriteria } from '../../../src/decision-model/boolean-question.js';
+import { isDecisionModelError } from '../../../src/decision-model/decision-model-error.js';
+import { createHostedClient } from '../../../src/decision-model/system-one/hosted-client.js';
 import { thrown } from '../caught-errors.js';
 import { send, startLoopbackServer, systemOneBody, type LoopbackServer } from '../loopback-server.js';
 
 function configurationMessage(env: Record<string, string | undefined>): string {
   const error = thrown(() => createHostedClient(env));
-  if (isEvaluationError(error) && error.kind === 'configuration') return error.message;
+  if (isDecisionModelError(error) && error.kind === 'configuration') return error.message;
   throw new Error(`expected a configuration error, got ${String(error)}`);
 }
 

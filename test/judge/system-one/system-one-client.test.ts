@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { doneCriteria } from '../../../src/judge/boolean-question.js';
-import { isEvaluationError } from '../../../src/judge/evaluation-error.js';
-import { createSystemOneClient } from '../../../src/judge/system-one/system-one-client.js';
+import { doneCriteria } from '../../../src/decision-model/boolean-question.js';
+import { isDecisionModelError } from '../../../src/decision-model/decision-model-error.js';
+import { createSystemOneClient } from '../../../src/decision-model/system-one/system-one-client.js';
 import { thrown } from '../caught-errors.js';
 import { send, startLoopbackServer, systemOneBody, type LoopbackServer } from '../loopback-server.js';
 
@@ -88,7 +88,7 @@ describe('createSystemOneClient on a loopback server', () => {
       });
     const client = createSystemOneClient({ apiKey: longKey, baseURL: server.baseURL, model: 'm' });
     const error = await client.evaluate({ state: 's', questions: doneCriteria }).catch((caught: unknown) => caught);
-    expect(isEvaluationError(error) && error.kind).toBe('invalid_response');
+    expect(isDecisionModelError(error) && error.kind).toBe('invalid_response');
     const shown = inspect(error, { depth: 10 });
     expect(shown).not.toContain(longKey.slice(0, 12));
     expect(shown).toContain('[redacted]');
@@ -120,7 +120,7 @@ describe('createSystemOneClient configuration', () => {
     ['a bad retry timing', { retryTiming: { initialDelayMs: -5 } }, 'initialDelayMs'],
   ])('refuses %s with a configuration error naming %s, without the key', (_label, patch, field) => {
     const error = thrown(() => createSystemOneClient({ ...base, ...patch } as never));
-    expect(isEvaluationError(error) && error.kind).toBe('configuration');
+    expect(isDecisionModelError(error) && error.kind).toBe('configuration');
     expect((error as Error).message).toContain(field);
     expect(inspect(error)).not.toContain(KEY);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { booleanQuestion, doneCriteria } from '../../../src/judge/boolean-question.js';
-import { readSystemOneAnswers, readSystemOneModels, toSystemOneQuestions } from '../../../src/judge/system-one/system-one-wire.js';
+import { booleanQuestion, doneCriteria } from '../../../src/decision-model/boolean-question.js';
+import { readSystemOneAnswers, readSystemOneModels, toSystemOneQuestions } from '../../../src/decision-model/system-one/system-one-wire.js';
 
 describe('toSystemOneQuestions', () => {
   it('sends boolean questions as noul with their instructions and criteria', () => {

@@ -1,0 +1,77 @@
+import type { HookHost, HostDescription } from './host.js';
+
+/** Where a project's own install of stopwise keeps its command, relative to the project. */
+const STOPWISE_BIN = 'node_modules/stopwise/dist/bin/stopwise.js';
+/** The folders above the launcher's that it looks in for node_modules (an install hoisted to a workspace root). */
+const LEVELS_UP = 6;
+
+/**
+ * Where `init` writes a host's launcher: `stopwise.sh` beside the host's
+ * settings file (`.claude/stopwise.sh`, `.github/hooks/stopwise.sh`, ...),
+ * committed with the settings that run it.
+ */
+export function launcherPath(host: HostDescription): string {
+  return `${host.settingsFile.slice(0, host.settingsFile.lastIndexOf('/'))}/stopwise.sh`;
+}
+
+/**
+ * The launcher `init` writes: a few lines of POSIX shell that run the
+ * project's own install of stopwise with Node (the nearest `node_modules` at
+ * or above the project), with no npx on the way and nothing ever downloaded.
+ * Where stopwise is not installed it prints one line naming the fix and exits
+ * with the host's non-blocking code, so the stop or the tool call goes ahead.
+ */
+export function launcherScript(host: HostDescription): string {
+  const up = '../'.repeat(launcherPath(host).split('/').length - 1);
+  return [
+    '#!/bin/sh',
+    `# Written by \`stopwise init ${host.name}\`: runs this project's own stopwise with Node; it never downloads one.`,
+    `d="\${0%/*}/${up.slice(0, -1)}"`,
+    `for _ in${' .'.repeat(LEVELS_UP + 1)}; do`,
+    `  [ -f "$d/${STOPWISE_BIN}" ] && exec node "$d/${STOPWISE_BIN}" hook ${host.name}`,
+    '  d="$d/.."',
+    'done',
+    `echo "stopwise: not installed in this project (npm i -D stopwise); the ${host.label} hook did nothing" >&2`,
+    `exit ${host.unreadableExitCode}`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The command line a host's settings run: `sh` on the launcher, found through
+ * the variable the host sets to the project folder when it has one (Claude
+ * Code, Gemini), else from the folder the host runs hooks in (the project). It
+ * is short because some hosts quote it to the model in front of a block's
+ * reason. On Windows, where there is no `sh`, it is
+ * `npx --offline --no-install stopwise hook <host>`, which runs an installed
+ * stopwise and never downloads one.
+ */
+export function hookCommand(host: HostDescription, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return `npx --offline --no-install stopwise hook ${host.name}`;
+  const variable = host.command.projectDirVariable;
+  const path = launcherPath(host);
+  if (variable === undefined) return `sh ${path}`;
+  // Gemini substitutes the bare form itself, and would quote it for the shell: the braced form is left to the shell.
+  return host.name === 'gemini' ? `sh "\${${variable}:-.}"/${path}` : `sh "$${variable}"/${path}`;
+}
+
+/** The command line of a hook entry, `args` and Copilot's `bash` and `powershell` included. */
+export function entryCommandLine(record: Readonly<Record<string, unknown>>): string {
+  const args = Array.isArray(record.args) ? record.args.filter((arg): arg is string => typeof arg === 'string') : [];
+  const shells = [record.bash, record.powershell].filter((line): line is string => typeof line === 'string');
+  return [typeof record.command === 'string' ? record.command : '', ...args, ...shells].join(' ');
+}
+
+/** True for a hook command record (`command`, `args`, `bash`) that runs stopwise for `host`: its launcher, or `stopwise hook <host>`. */
+export function isStopwiseCommand(record: Readonly<Record<string, unknown>>, host: HookHost): boolean {
+  const line = entryCommandLine(record);
+  return new RegExp(`\\bstopwise\\b.*\\bhook\\s+${host}\\b`).test(line) || /(^|\/)stopwise\.sh\b/.test(line);
+}
+
+/** The stopwise command records of `host` in one settings entry (the Claude Code family and Gemini nest them under `hooks`). */
+export function stopwiseCommands(entry: unknown, host: HookHost): Readonly<Record<string, unknown>>[] {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return [];
+  const record = entry as Record<string, unknown>;
+  if (Array.isArray(record.hooks)) return record.hooks.flatMap((inner) => stopwiseCommands(inner, host));
+  return isStopwiseCommand(record, host) ? [record] : [];
+}

@@ -133,19 +133,17 @@ const NONE: ToolAnswer = Object.freeze({ kind: 'none' });
 const LABEL_CHARS = 80;
 
 /**
- * The tool guard, host-agnostic and pure. A `post` event records the call and
- * its result as a step of the stall detector; a `pre` event asks whether the
- * call about to run would repeat: the detector is run on the recorded steps
- * plus this call, predicted to give the result it gave last time (a call never
- * recorded predicts nothing). A finding climbs the ladder: the first
- * `ladder.nudges` sightings are context for the agent, the next
- * `ladder.refusals` refuse the call with a reason, and after that the call is
- * refused and a hand-off to a person waits for the next stop. A call whose
- * last result changed, a repeated call whose results differ, and
- * infrastructure errors are progress or legitimate retries: at most one nudge,
- * never a refusal. A recorded step with no finding ends the ladder and drops
- * a pending hand-off.
- *
+ * The tool guard, host-agnostic and pure. A `post` event records the call
+ * and its result as a step of the stall detector; when that step completes a
+ * finding (the third identical failure, say), the answer to it is the nudge:
+ * context for the agent, which every host passes with the call's result,
+ * before the agent's next call. A `pre` event of a call that would repeat a
+ * finding already nudged is refused with a reason (after `ladder.nudges`
+ * nudges), and after `ladder.refusals` refusals the call is still refused and
+ * a hand-off to a person waits for the next stop. A call whose last result
+ * changed, a repeated call whose results differ, and infrastructure errors are
+ * progress or legitimate retries: at most one nudge, never a refusal. A
+ * recorded step with no finding ends the ladder and drops a pending hand-off.
  */
 export function guardToolEvent(state: ToolGuardState, event: ToolEvent, options: ToolGuardOptions, now: Date): { state: ToolGuardState; answer: ToolAnswer } {
   if (!options.enabled) return { state, answer: NONE };
@@ -167,78 +165,66 @@ function recordCall(state: ToolGuardState, event: ToolEvent, options: ToolGuardO
   const observed = observeDigest(state.stall, digest, options.stall);
   const previous = state.calls.find((call) => call.digest.callDigest === digest.callDigest);
   const changed = previous !== undefined && previous.digest.resultDigest !== digest.resultDigest;
-  const recorded: RecordedCall = {
-    digest,
-    label: callLabel(event.tool, event.input),
-    changed,
-    since: previous !== undefined && !changed ? previous.since : at,
-  };
+  const recorded: RecordedCall = { digest, label: callLabel(event.tool, event.input), changed, since: previous !== undefined && !changed ? previous.since : at };
   const others = state.calls.filter((call) => call.digest.callDigest !== digest.callDigest);
   const calls = [...others.slice(Math.max(0, others.length - MAX_RECORDED_CALLS + 1)), recorded];
-  const stillRepeating = observed.stall !== undefined;
-  return {
-    state: {
-      ...state,
-      stall: observed.state,
-      calls,
-      ladder: stillRepeating ? state.ladder : null,
-      handOff: stillRepeating ? state.handOff : null,
-      totals: { ...state.totals, recorded: state.totals.recorded + 1 },
-    },
-    answer: NONE,
-  };
+  const totals = { ...state.totals, recorded: state.totals.recorded + 1 };
+  const finding = observed.stall;
+  if (finding === undefined) return { state: { ...state, stall: observed.state, calls, ladder: null, handOff: null, totals }, answer: NONE };
+  const ladder = climb(state.ladder, finding, recorded, at);
+  const progress = changed || finding.pattern === 'repeated-call' || finding.pattern === 'infrastructure-errors';
+  // Said while the ladder is on its nudges; a finding on progress is said once and never climbs further.
+  const nudge = ladder.sightings <= (progress ? 1 : options.ladder.nudges);
+  const next = { ...state, stall: observed.state, calls, ladder, totals: nudge ? { ...totals, nudges: totals.nudges + 1 } : totals };
+  return { state: next, answer: nudge ? { kind: 'context', message: nudgeMessage(ladder, finding) } : NONE };
 }
 
 function checkCall(state: ToolGuardState, event: ToolEvent, options: ToolGuardOptions, now: Date): { state: ToolGuardState; answer: ToolAnswer } {
   const { callDigest } = digestStep({ tool: event.tool, input: event.input }, options.stall);
   const last = state.calls.find((call) => call.digest.callDigest === callDigest);
   if (last === undefined) return { state, answer: NONE };
+  // The call about to run, predicted to give the result it gave last time: would it repeat a finding?
   const finding = observeDigest(state.stall, last.digest, options.stall).stall;
-  if (finding === undefined) return { state, answer: NONE };
-
-  // The same finding is the same repeating call (whichever of its patterns holds), or the same cycle of calls.
-  const key = finding.pattern === 'cycle' || finding.pattern === 'revisit' ? finding.pattern : callDigest;
-  const before = state.ladder !== null && state.ladder.key === key ? state.ladder : undefined;
-  const sightings = (before?.sightings ?? 0) + 1;
+  if (finding === undefined || last.changed || finding.pattern === 'repeated-call' || finding.pattern === 'infrastructure-errors') return { state, answer: NONE };
   const { nudges, refusals, handOff } = options.ladder;
-  const progress = last.changed || finding.pattern === 'repeated-call' || finding.pattern === 'infrastructure-errors';
+  const ladder = state.ladder !== null && state.ladder.key === keyOf(finding, last) ? state.ladder : undefined;
+  // Refused only once the agent was told, unless the ladder has no nudges at all.
+  if ((ladder?.sightings ?? 0) < nudges) return { state, answer: NONE };
   const at = now.toISOString();
-  const ladder: LadderState = {
-    key,
-    pattern: finding.pattern,
-    label: last.label,
-    since: finding.since,
-    sinceAt: before?.sinceAt ?? last.since,
-    repeats: finding.repeats,
-    sightings,
-    refusals: before?.refusals ?? 0,
-    message: finding.message,
-    ...(last.digest.signature === '' ? {} : { error: last.digest.signature }),
-  };
-
-  if (progress || sightings <= nudges) {
-    // A finding on progress is said once, as context, and never climbs further.
-    if (progress && sightings > Math.max(1, nudges)) return { state: { ...state, ladder }, answer: NONE };
-    return {
-      state: { ...state, ladder, totals: { ...state.totals, nudges: state.totals.nudges + 1 } },
-      answer: { kind: 'context', message: nudgeMessage(ladder, finding) },
-    };
-  }
-  const refused = { ...ladder, refusals: ladder.refusals + 1 };
-  const escalate = handOff && sightings > nudges + refusals;
+  const refused: LadderState = { ...(ladder ?? climb(null, finding, last, at)), refusals: (ladder?.refusals ?? 0) + 1 };
+  const escalate = handOff && refused.refusals > refusals;
   const pending = escalate ? handOffFor(refused, state.handOff?.at ?? at) : state.handOff;
   return {
     state: {
       ...state,
       ladder: refused,
       handOff: pending,
-      totals: {
-        ...state.totals,
-        refusals: state.totals.refusals + 1,
-        handOffs: state.totals.handOffs + (escalate && state.handOff === null ? 1 : 0),
-      },
+      totals: { ...state.totals, refusals: state.totals.refusals + 1, handOffs: state.totals.handOffs + (escalate && state.handOff === null ? 1 : 0) },
     },
     answer: { kind: 'deny', reason: refusalReason(refused, escalate) },
+  };
+}
+
+/** The same finding is the same repeating call (whichever of its patterns holds), or the same cycle of calls. */
+function keyOf(finding: StallFinding, call: RecordedCall): string {
+  return finding.pattern === 'cycle' || finding.pattern === 'revisit' ? finding.pattern : call.digest.callDigest;
+}
+
+/** The ladder after one more sighting of `finding` on `call`: its count goes up when it is the same finding, else it starts over. */
+function climb(before: LadderState | null, finding: StallFinding, call: RecordedCall, at: string): LadderState {
+  const key = keyOf(finding, call);
+  const same = before !== null && before.key === key ? before : undefined;
+  return {
+    key,
+    pattern: finding.pattern,
+    label: call.label,
+    since: finding.since,
+    sinceAt: same?.sinceAt ?? (call.since === '' ? at : call.since),
+    repeats: finding.repeats,
+    sightings: (same?.sightings ?? 0) + 1,
+    refusals: same?.refusals ?? 0,
+    message: finding.message,
+    ...(call.digest.signature === '' ? {} : { error: call.digest.signature }),
   };
 }
 
@@ -256,7 +242,7 @@ const INSTEAD: Readonly<Record<StallPattern, string>> = {
 };
 
 function nudgeMessage(ladder: LadderState, finding: StallFinding): string {
-  return `stopwise: ${finding.message} (${ladder.label}, ${finding.repeats} times since step ${ladder.since + 1}.) If you run it again unchanged it will be refused.`;
+  return `stopwise: ${finding.message} (${ladder.label}, ${finding.repeats} times since step ${ladder.since + 1}.) If you run it again unchanged it will be refused: ${INSTEAD[finding.pattern]}.`;
 }
 
 function refusalReason(ladder: LadderState, escalated: boolean): string {

@@ -1,4 +1,4 @@
-import { generateText, tool, ToolLoopAgent, type StepResult, type StopCondition, type ToolSet } from 'ai';
+import { generateText, tool, ToolLoopAgent, type StepResult, type RuleCondition, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
@@ -16,12 +16,12 @@ type Tools = typeof tools;
 const model = new MockLanguageModelV3();
 
 describe('stop conditions are AI SDK 6 StopConditions', () => {
-  it('hardCapStopWhen fits StopCondition for any tool set', () => {
+  it('hardCapStopWhen fits RuleCondition for any tool set', () => {
     expectTypeOf(hardCapStopWhen(3)).toExtend<StopCondition<ToolSet>>();
     expectTypeOf(hardCapStopWhen()).toExtend<StopCondition<Tools>>();
   });
 
-  it('createCompletionStopWhen and completionStopWhen fit StopCondition and stopWhen', () => {
+  it('createCompletionStopWhen and completionStopWhen fit RuleCondition and stopWhen', () => {
     expectTypeOf(createCompletionStopWhen(() => true)).toExtend<StopCondition<ToolSet>>();
     expectTypeOf(createCompletionStopWhen<Tools>(async () => true)).toExtend<StopCondition<Tools>>();
     expectTypeOf(completionStopWhen(() => true)).toExtend<Array<StopCondition<ToolSet>>>();

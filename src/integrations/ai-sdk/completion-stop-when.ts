@@ -1,4 +1,4 @@
-import type { StepResult, RuleCondition, ToolSet } from 'ai';
+import type { StepResult, StopCondition, ToolSet } from 'ai';
 import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
 import { describeValue } from '../../core/describe-value.js';
 import { hardCapStopWhen } from './hard-cap-stop-when.js';

@@ -1,4 +1,4 @@
-import type { RuleCondition } from 'ai';
+import type { StopCondition } from 'ai';
 import { decide } from '../../core/policy/decide.js';
 import { parseStopPolicy } from '../../core/policy/parse-stop-policy.js';
 import { STOP_POLICY_VERSION } from '../../core/policy/stop-policy-document.js';

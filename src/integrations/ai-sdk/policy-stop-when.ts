@@ -1,4 +1,4 @@
-import type { RuleCondition, ToolSet } from 'ai';
+import type { StopCondition, ToolSet } from 'ai';
 import { stepDecider, type StepDecisionOptions } from './step-decider.js';
 
 /**

@@ -16,6 +16,7 @@ export { parseStopPolicy } from './core/policy/parse-stop-policy.js';
 export { StopPolicyError } from './core/policy/stop-policy-error.js';
 export { SEED_STOP_POLICY, seedStopPolicy } from './core/policy/seed-stop-policy.js';
 export { HOOK_STOP_POLICY, hookStopPolicy } from './core/policy/hook-stop-policy.js';
+export { agentLoopPolicy } from './core/policy/agent-loop-policy.js';
 export { describeDecision } from './core/policy/describe-decision.js';
 export { toCompletionAction } from './core/policy/to-completion-action.js';
 export type { StopPolicyDocument, StopRule, RuleCondition } from './core/policy/stop-policy-document.js';
@@ -38,7 +39,7 @@ export type { BudgetLimits } from './core/budget.js';
 
 export { checkCompletion } from './decision-model/check-completion.js';
 export { decideCompletionAfterEvaluate } from './decision-model/decide-completion-after-evaluate.js';
-export { booleanQuestion } from './decision-model/boolean-question.js';
+export { booleanQuestion, doneCriteria } from './decision-model/boolean-question.js';
 export { createConfiguredClient } from './decision-model/create-configured-client.js';
 export type { DecisionModelClient } from './decision-model/decision-model-client.js';
 export { DecisionModelError } from './decision-model/decision-model-error.js';

@@ -27,6 +27,7 @@ export type { CalibrationMap } from './calibration-map.js';
 export { recalibrateClient } from './recalibrate-client.js';
 export { scoreCases } from './score-cases.js';
 export type { ScoreCasesOptions, ScoreCasesResult } from './score-cases.js';
+export { openScoreCacheFile } from './score-cache-file.js';
 export { createCachedClient } from '../decision-model/cached-client.js';
 export { estimateDecisionModelCost } from '../decision-model/estimate-decision-model-cost.js';
 export { renderCalibrationReport } from './calibration-report-html.js';

@@ -34,7 +34,7 @@ export function stopPolicyProblems(value: unknown): SchemaProblem[] {
         path: 'version',
         message:
           `version 1 is the format of stopwise 0.1; version ${STOP_POLICY_VERSION} names the decision model the same way everywhere: ` +
-          'rename the condition "judge" to "decisionModel" and the limits "decisionModelCalls" and "decisionModelCost" to "decisionModelCalls" and "decisionModelCost", then set "version": 2',
+          'rename the condition "judge" to "decisionModel" and the limits "judgeCalls" and "judgeCost" to "decisionModelCalls" and "decisionModelCost", then set "version": 2',
       },
     ];
   }

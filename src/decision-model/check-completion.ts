@@ -69,3 +69,9 @@ export function assertDecisionModelClient(client: DecisionModelClient): void {
     throw new TypeError('client must be an DecisionModelClient: an object with an evaluate({ state, questions }) method');
   }
 }
+
+/** What one answered request adds to a run's decision-model totals: one call, and its cost when the client reported one. */
+export function decisionModelSpend(answered: ValidatedAnswers): { readonly decisionModelCalls: 1; readonly decisionModelCost?: number } {
+  const cost = answered.usage?.cost;
+  return typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { decisionModelCalls: 1, decisionModelCost: cost } : { decisionModelCalls: 1 };
+}

@@ -38,6 +38,8 @@ export interface DecisionModelCallOptions {
 export interface DecisionModelUsage {
   readonly inputTokens?: number;
   readonly outputTokens?: number;
+  /** What the request cost, when the client knows its price: it counts toward the run's `decisionModelCost`. */
+  readonly cost?: number;
   readonly [field: string]: unknown;
 }
 

@@ -25,7 +25,7 @@ import { nearestName } from '../core/nearest-name.js';
 import { notifyStopEnd } from '../core/stop-observer.js';
 import { isWrapUpTurn } from '../core/wrap-up.js';
 import { parseFinishSignal } from '../providers/parse-finish-signal.js';
-import { askDecisionModel, assertDecisionModelClient } from '../decision-model/check-completion.js';
+import { askDecisionModel, assertDecisionModelClient, decisionModelSpend } from '../decision-model/check-completion.js';
 import { createCompletionRequest } from '../decision-model/completion-request.js';
 import type { DecisionModelClient, DecisionModelQuestions } from '../decision-model/decision-model-client.js';
 
@@ -227,10 +227,13 @@ async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
       if (controller.signal.aborted) return end(failed(base(), 'turn', abortError(controller.signal)));
       if (!started) {
         // Before the first turn, the event of step 0: a budget already spent (a wall clock, a step cap of 0) leaves no room for one.
+        // There is nothing to judge yet: a rule that reads the criteria does not hold at step 0.
         started = true;
-        const decided = decide(policy, stopState, { step: 0, elapsedMs: usage.wallClockMs });
+        const first: StopEvent = { step: 0, elapsedMs: usage.wallClockMs };
+        const initial: StopEvent = needsJudgement(policy, stopState, first) ? { ...first, decisionModel: 'none' } : first;
+        const decided = decide(policy, stopState, initial);
         stopState = decided.state;
-        if (onDecision !== undefined) await onDecision(decided.decision, { step: 0, elapsedMs: usage.wallClockMs });
+        if (onDecision !== undefined) await onDecision(decided.decision, initial);
         if (decided.decision.kind === 'stop') return end(toStopOutcome(decided.decision, { ...base(), budget: options.limits }));
       }
 
@@ -308,7 +311,7 @@ async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
             ...(options.questions === undefined ? {} : { questions: options.questions }),
           });
           const evaluated = await settle('decisionModel', controller.signal, () => askDecisionModel(client, request, { signal: controller.signal }));
-          event = { ...event, probabilities: evaluated.probabilities, usage: { ...event.usage, decisionModelCalls: 1 } };
+          event = { ...event, probabilities: evaluated.probabilities, usage: { ...event.usage, ...decisionModelSpend(evaluated) } };
           usage = withClock();
         }
         const decided = decide(policy, stopState, event);

@@ -11,7 +11,7 @@ import { initialStopState, type StopState } from '../../core/policy/stop-state.j
 import { DEFAULT_POLICY, type StopPolicy } from '../../core/stop-policy.js';
 import type { TestEvidence } from '../../core/test-evidence.js';
 import { notifyStopEnd } from '../../core/stop-observer.js';
-import { askDecisionModel, assertDecisionModelClient } from '../../decision-model/check-completion.js';
+import { askDecisionModel, assertDecisionModelClient, decisionModelSpend } from '../../decision-model/check-completion.js';
 import { createCompletionRequest } from '../../decision-model/completion-request.js';
 import type { DecisionModelClient, DecisionModelQuestions } from '../../decision-model/decision-model-client.js';
 import { FINISH_TOOL_NAME } from '../../providers/finish-tool.js';
@@ -119,7 +119,7 @@ export function stepDecider<TOOLS extends ToolSet>(options: StepDecisionOptions<
         ...(options.questions === undefined ? {} : { questions: options.questions }),
       });
       const evaluated = await askDecisionModel(options.client, request, {});
-      event = { ...event, probabilities: evaluated.probabilities, usage: { ...event.usage, decisionModelCalls: 1 } };
+      event = { ...event, probabilities: evaluated.probabilities, usage: { ...event.usage, ...decisionModelSpend(evaluated) } };
     }
     const decided = decide(document, state, event);
     runs.set(first, decided.state);

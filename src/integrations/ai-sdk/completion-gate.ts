@@ -87,5 +87,5 @@ export function completionGate<TOOLS extends ToolSet = any>(options: StepDecisio
     experimental_steering: steering,
   };
   Object.defineProperty(gate, 'decision', { enumerable: false, get: () => decision });
-  return gate as CompletionGate<TOOLS>;
+  return gate as unknown as CompletionGate<TOOLS>;
 }

@@ -10,6 +10,7 @@ const AI_V7_FILES = 'test/integrations/ai-sdk/ai-v7/**/*.test.ts';
 
 export default defineConfig({
   test: {
+    globalSetup: ['test/support/suite-temp-folder.ts'],
     testTimeout: 20_000,
     // Many files wait on child processes and loopback servers more than they compute: at least two files at a time
     // keep a two-core machine busy, where the default (one worker less than the cores) runs them one by one.

@@ -1,9 +1,9 @@
 // The AI SDK integration, offline: MockLanguageModelV3 plays the agent, a
-// scripted decision model plays the judge. Run: npx tsx examples/ai-sdk.ts
+// scripted decision model checks its work. Run: npx tsx examples/ai-sdk.ts
 import { generateText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { describeAction, type TestEvidence } from 'stopwise';
+import { describeDecision, type TestEvidence } from 'stopwise';
 import { hardCapStopWhen, policyStopWhen, runGenerateTextCompletionLoop } from 'stopwise/ai-sdk';
 import { createScriptedClient } from 'stopwise/testing';
 
@@ -44,7 +44,7 @@ const callTool = (id: string, input: { bound: string }, text: string) => ({
 const say = (text: string) => ({ content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: 'end_turn' }, usage, warnings: [] });
 
 console.log('1. policyStopWhen ends a generateText tool loop once the tests pass and the decision model agrees');
-const judge = createScriptedClient([
+const decisionModel = createScriptedClient([
   { acceptanceCovered: 0.35, noOpenQuestions: 0.9 },
   { acceptanceCovered: 0.91, noOpenQuestions: 0.88 },
 ]);
@@ -62,19 +62,19 @@ const result = await generateText({
   stopWhen: [
     hardCapStopWhen(10),
     policyStopWhen({
-      client: judge,
+      client: decisionModel,
       task,
       acceptance,
       readTests: runTests,
-      onDecision: (decision) => console.log(`   step ${decision.values.step}: ${describeAction(decision)}`),
+      onDecision: (decision) => console.log(`   ${describeDecision(decision)}`),
     }),
   ],
 });
-console.log(`   the loop ran ${result.steps.length} steps; the decision model was asked ${judge.calls.length} times`);
+console.log(`   the loop ran ${result.steps.length} steps; the decision model was asked ${decisionModel.calls.length} times`);
 
 console.log('2. runGenerateTextCompletionLoop refuses an early stop and tells the model why');
 bound = 'i < pages - 1';
-const judge2 = createScriptedClient([
+const decisionModel2 = createScriptedClient([
   { acceptanceCovered: 0.3, noOpenQuestions: 0.9 },
   { acceptanceCovered: 0.55, noOpenQuestions: 0.9 },
   { acceptanceCovered: 0.93, noOpenQuestions: 0.9 },
@@ -90,12 +90,12 @@ const loop = await runGenerateTextCompletionLoop({
   model: agent2,
   tools,
   prompt: task,
-  client: judge2,
+  client: decisionModel2,
   task,
   acceptance,
   readTests: runTests,
   maxSteps: 6,
-  onDecision: (decision) => console.log(`   step ${decision.values.step}: ${describeAction(decision)}`),
+  onDecision: (decision) => console.log(`   step ${decision.values.step}: ${decision.action} (${decision.reason})`),
 });
 for (const [index, call] of agent2.doGenerateCalls.entries()) {
   const last = call.prompt.at(-1);

@@ -1,7 +1,8 @@
 // An agent loop on the Anthropic Messages API, run by runAgentLoop: the model
-// works with local tools and ends through the `finish` tool; stopwise checks
-// the budget before every turn, verifies "done" with code, asks a person on
-// need_help and maps every stop reason.
+// works with local tools and ends through the `finish` tool; mapAnthropicStopReason
+// turns each response into the loop's next step, and the stop engine decides
+// after every turn: "done" is verified with code, need_help asks a person, a
+// budget or the provider's own limit ends the run.
 //
 //   ANTHROPIC_API_KEY=... npx tsx examples/anthropic-loop.ts
 //
@@ -9,16 +10,8 @@
 import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  anthropicFinishTool,
-  runAgentLoop,
-  stopReasonOf,
-  type BudgetLimits,
-  type RunAgentLoopOptions,
-  type StopOutcome,
-  type TurnResult,
-} from 'stopwise';
-import { mapAnthropicStopReason } from 'stopwise/providers';
+import { runAgentLoop, stopReasonOf, type BudgetLimits, type RunAgentLoopOptions, type StopOutcome, type TurnResult, type TurnState } from 'stopwise';
+import { anthropicFinishTool, mapAnthropicStopReason } from 'stopwise/providers';
 
 /** A tool the loop runs locally. */
 export interface LocalTool {
@@ -47,13 +40,13 @@ export function runAnthropicLoop(options: AnthropicLoopOptions): Promise<StopOut
   let pendingFinish: { id: string; kind: 'done' | 'need_help' } | undefined;
   let nudged = false;
 
-  async function turn(state: Parameters<RunAgentLoopOptions['turn']>[0], signal: AbortSignal): Promise<TurnResult> {
-    // Answer the finish call of the previous turn: the unmet criteria, or the person's answer.
+  async function turn(state: TurnState, signal: AbortSignal): Promise<TurnResult> {
+    // Answer the finish call of the previous turn: why the claim was not accepted, or the person's answer.
     const feedback: Anthropic.Messages.ContentBlockParam[] = [];
     if (pendingFinish !== undefined) {
       const content =
         pendingFinish.kind === 'done'
-          ? `Not done yet. These criteria are not met: ${state.unmet.join('; ')}. Keep working, then call finish again.`
+          ? `${state.feedback?.message ?? 'Not done yet.'} Keep working, then call finish again.`
           : state.humanAnswer !== undefined
             ? `The person answered: ${state.humanAnswer}`
             : `Nobody answered within ${Math.round((state.unanswered?.waitedMs ?? 0) / 1000)} s. Decide without the answer.`;
@@ -99,10 +92,10 @@ export function runAnthropicLoop(options: AnthropicLoopOptions): Promise<StopOut
         appendUser([{ type: 'tool_result', tool_use_id: step.id ?? '', content: output, is_error: isError }]);
         return result(isError ? { toolErrors: 1 } : {});
       }
-      case 'halt': {
+      case 'end': {
         const finishCall = message.content.find((block) => block.type === 'tool_use' && block.name === 'finish');
-        if (finishCall?.type === 'tool_use' && (step.stop.kind === 'done' || step.stop.kind === 'need_help')) {
-          pendingFinish = { id: finishCall.id, kind: step.stop.kind };
+        if (finishCall?.type === 'tool_use' && (step.signal?.kind === 'done' || step.signal?.kind === 'need_help')) {
+          pendingFinish = { id: finishCall.id, kind: step.signal.kind };
         }
         if (step.raw === 'end_turn' && state.wrapUp) return result(); // the final answer: the loop stops at the limit with it
         if (step.raw === 'end_turn' && !nudged) {
@@ -110,7 +103,8 @@ export function runAnthropicLoop(options: AnthropicLoopOptions): Promise<StopOut
           appendUser([{ type: 'text', text: 'Call the finish tool to end: done, give_up or need_help.' }]);
           return result();
         }
-        return result({ halt: step.stop });
+        // The finish signal, or the provider's own limit: the stop engine decides on them.
+        return result({ ...(step.signal === undefined ? {} : { signal: step.signal }), ...(step.provider === undefined ? {} : { provider: step.provider }) });
       }
     }
   }
@@ -157,7 +151,7 @@ async function main(): Promise<void> {
   try {
     const outcome = await runAnthropicLoop({
       client: new Anthropic(),
-      model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-4-5',
+      model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-4-6',
       task: `How many words are in "${sentence}"? Use count_words, then call finish with kind "done" and the number as the note.`,
       tools: [countWords],
       limits: { maxSteps: 6, maxTotalTokens: 30_000, maxWallClockMs: 120_000 },

@@ -7,9 +7,9 @@
 // The agent, the test runner and the decision model are scripted, so the run is the same every time.
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
-import { checkCompletion, describeDecision, formatCost, initialStopState, needsJudgement, parseStopPolicy, type StopEvent, type TestEvidence } from 'stopwise';
-import { decideStop, DECISION_ROUTES, nextStopStep, routeDecision, StopEngineAnnotation } from 'stopwise/langgraph';
-import { createScriptedClient, type ScriptedReply } from 'stopwise/testing';
+import { checkCompletion, describeDecision, initialStopState, needsJudgement, parseStopPolicy, type StopEvent, type StopState, type TestEvidence } from 'stopwise';
+import { decideStop, routeDecision, STOP_ROUTES, StopEngineAnnotation } from 'stopwise/langgraph';
+import { createScriptedClient } from 'stopwise/testing';
 
 const url = process.env.DATABASE_URL;
 if (url === undefined || url === '') {
@@ -26,7 +26,7 @@ for (let i = 0; i < args.length; i++) {
 
 // A policy is a JSON document: it could as well be read from a file with parseStopPolicy(JSON.parse(text)).
 const policy = parseStopPolicy({
-  version: 1,
+  version: 2,
   name: 'durable-example',
   rules: [
     { id: 'budget', when: { limit: { of: 'cost', max: 1.5 } }, then: { kind: 'stop', exit: 'limit', reason: 'budget' } },
@@ -43,30 +43,32 @@ const task = 'Fix paginate() so that the last partial page is returned.';
 const acceptance = ['the last partial page is returned'];
 const failing: TestEvidence = { passed: false, failed: ['paginate > last page'], ran: 31 };
 const passing: TestEvidence = { passed: true, failed: [], ran: 31 };
-const script: { output: string; tests: TestEvidence; judge?: ScriptedReply }[] = [
+const script: { output: string; tests: TestEvidence; answers?: Record<string, number> }[] = [
   { output: 'Reading paginate.ts.', tests: { passed: false, failed: [], ran: 0 } },
   { output: 'Ran the suite: the last page is missing.', tests: failing },
   { output: 'Changed the bound to i <= pages.', tests: failing },
-  { output: 'Changed the bound to i < pages.', tests: passing, judge: { acceptanceCovered: 0.55, noOpenQuestions: 0.9 } },
-  { output: 'Changed the bound to i < pages; the last partial page is returned, with a test.', tests: passing, judge: { acceptanceCovered: 0.93, noOpenQuestions: 0.9 } },
+  { output: 'Changed the bound to i < pages.', tests: passing, answers: { acceptanceCovered: 0.55, noOpenQuestions: 0.9 } },
+  { output: 'Changed the bound to i < pages; the last partial page is returned, with a test.', tests: passing, answers: { acceptanceCovered: 0.93, noOpenQuestions: 0.9 } },
 ];
 
 const State = Annotation.Root({ ...StopEngineAnnotation.spec, outcome: Annotation<string>({ reducer: (_, next) => next, default: () => '' }) });
 
 const exit = (outcome: string) => () => ({ outcome });
+// What the run has spent so far: the model's turns and the decision model's calls together.
+const spent = ({ totals }: StopState) => Number((totals.cost + totals.decisionModelCost).toFixed(4));
 const checkpointer = PostgresSaver.fromConnString(url);
 await checkpointer.setup();
 const graph = new StateGraph(State)
   // The turn does everything that is not pure: the model call, the tools, the test run, the decision model. Its
   // event lands in a checkpoint before the decision, so a crash after it does not run any of them again.
   .addNode('turn', async (state) => {
-    const step = nextStopStep(state);
+    const step = (state.stopState?.step ?? 0) + 1; // one after the last step decided
     if (step === crashAt) process.kill(process.pid, 'SIGKILL');
     const turn = script[Math.min(step, script.length) - 1]!;
     let event: StopEvent = { step, output: turn.output, tests: turn.tests, usage: { inputTokens: 2400, outputTokens: 600, cost: 0.12 } };
     // Ask the decision model only when the rules need it (here: once the tests pass).
     if (needsJudgement(policy, state.stopState ?? initialStopState(policy), event)) {
-      const check = await checkCompletion(createScriptedClient([turn.judge!]), { task, output: turn.output, acceptance, tests: turn.tests });
+      const check = await checkCompletion(createScriptedClient([turn.answers!]), { task, output: turn.output, acceptance, tests: turn.tests });
       event = { ...event, probabilities: check.probabilities, usage: { ...event.usage, decisionModelCalls: 1, decisionModelCost: 0.002 } };
     }
     return { stopEvent: event };
@@ -74,9 +76,9 @@ const graph = new StateGraph(State)
   // The decision is pure: on a resume it is made again from the checkpointed state and event, with the same result.
   .addNode('stop', (state) => {
     const update = decideStop(policy, state);
-    const { totals, retries, step } = update.stopState;
-    console.log(`step ${step}: ${describeDecision(update.stopDecision)}`);
-    console.log(`  so far: cost ${formatCost(totals.cost + totals.decisionModelCost)}, decision model asked ${totals.decisionModelCalls} times, ${retries} retries in a row`);
+    const { totals, retries } = update.stopState;
+    console.log(describeDecision(update.stopDecision));
+    console.log(`  so far: cost ${spent(update.stopState)}, decision model calls ${totals.decisionModelCalls}, retries in a row ${retries}`);
     return update;
   })
   .addNode('success', exit('success'))
@@ -86,7 +88,7 @@ const graph = new StateGraph(State)
   .addNode('failed', exit('failed'))
   .addEdge(START, 'turn')
   .addEdge('turn', 'stop')
-  .addConditionalEdges('stop', routeDecision, [...DECISION_ROUTES])
+  .addConditionalEdges('stop', routeDecision, [...STOP_ROUTES])
   .addEdge('success', END)
   .addEdge('limit', END)
   .addEdge('give_up', END)
@@ -104,8 +106,7 @@ if (saved.values.outcome !== undefined && saved.values.outcome !== '') {
   if (stopState === null || stopState === undefined) {
     console.log(`thread ${thread}: starting`);
   } else {
-    const { step, totals, retries } = stopState;
-    console.log(`thread ${thread}: resuming after step ${step}, cost ${formatCost(totals.cost + totals.decisionModelCost)} so far, ${retries} retries in a row`);
+    console.log(`thread ${thread}: resuming after step ${stopState.step} (cost ${spent(stopState)}, retries in a row ${stopState.retries})`);
   }
   const final = await graph.invoke(saved.next.length > 0 ? null : {}, config);
   console.log(`ended: ${final.outcome} after ${final.stopState?.step} steps`);

@@ -3,7 +3,7 @@
 // Run: npx tsx examples/langgraph-engine.ts
 import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/langgraph';
 import { describeDecision, SEED_STOP_POLICY, type StopEvent } from 'stopwise';
-import { decideStop, DECISION_ROUTES, nextStopStep, routeDecision, StopEngineAnnotation } from 'stopwise/langgraph';
+import { decideStop, routeDecision, STOP_ROUTES, StopEngineAnnotation } from 'stopwise/langgraph';
 
 // What the agent's turns produce: in a real graph, a model call, tools, a test run and the decision model's answer.
 const turns: Omit<StopEvent, 'step'>[] = [
@@ -21,9 +21,9 @@ const State = Annotation.Root({
 const exit = (outcome: string) => () => ({ outcome });
 const graph = new StateGraph(State)
   .addNode('turn', (state) => {
-    const step = nextStopStep(state);
+    const step = (state.stopState?.step ?? 0) + 1; // one after the last step decided
     const update = decideStop(SEED_STOP_POLICY, state, { step, ...turns[step - 1] });
-    console.log(`step ${step}: ${describeDecision(update.stopDecision)}`);
+    console.log(describeDecision(update.stopDecision));
     if (update.stopDecision.kind !== 'retry') return update;
     // A retry carries feedback for the agent: it becomes the next turn's prompt.
     return { ...update, prompt: update.stopDecision.feedback.message };
@@ -34,7 +34,7 @@ const graph = new StateGraph(State)
   .addNode('human', exit('need_help'))
   .addNode('failed', exit('failed'))
   .addEdge(START, 'turn')
-  .addConditionalEdges('turn', routeDecision, [...DECISION_ROUTES])
+  .addConditionalEdges('turn', routeDecision, [...STOP_ROUTES])
   .addEdge('success', END)
   .addEdge('limit', END)
   .addEdge('give_up', END)

@@ -1,28 +1,35 @@
-import { anthropicFinishTool, formatCost, parseFinishSignal, runAgentLoop, stopReasonOf, type TurnState } from 'stopwise';
+import { runAgentLoop, SEED_STOP_POLICY, stopReasonOf, type TurnState } from 'stopwise';
+import { createScriptedClient } from 'stopwise/testing';
 
-const PRICE_PER_MILLION = { input: 3, output: 15 }; // your model's prices, in dollars
+const task = 'Fix paginate() so that the last partial page is returned.';
+const acceptance = ['the last partial page is returned', 'an empty list gives no pages'];
+// The decision model that judges each turn against the acceptance criteria: scripted here, so that this file runs
+// offline; createConfiguredClient() makes one that calls a model.
+const client = createScriptedClient([
+  { acceptanceCovered: 0.3, noOpenQuestions: 0.9 },
+  { acceptanceCovered: 0.55, noOpenQuestions: 0.9 },
+  { acceptanceCovered: 0.93, noOpenQuestions: 0.9 },
+]);
 
 const outcome = await runAgentLoop({
-  limits: { maxSteps: 25, maxWallClockMs: 600_000, maxCost: 2 }, // the names of checkBudget
-  turn: async (state, { signal }) => {
-    // state: { step, usage, remaining, wrapUp, unmet, humanAnswer?, unanswered?, lastText }
-    const reply = await callYourModel(state, { signal, tools: state.wrapUp ? [] : [anthropicFinishTool] });
-    const finish = reply.finishCall === undefined ? undefined : parseFinishSignal(reply.finishCall.input);
-    if (finish !== undefined && !finish.ok) throw new Error(finish.error.message);
-    const cost = (reply.inputTokens * PRICE_PER_MILLION.input + reply.outputTokens * PRICE_PER_MILLION.output) / 1e6;
-    const usage = { inputTokens: reply.inputTokens, outputTokens: reply.outputTokens, cost }; // maxCost reads cost
-    return finish === undefined ? { text: reply.text, usage } : { signal: finish.signal, text: reply.text, usage };
+  policy: SEED_STOP_POLICY, // the step cap, a stall, the test evidence, then the decision model's judgement
+  client, // asked about a turn only when the decision depends on its judgement
+  task,
+  acceptance,
+  turn: async (state) => {
+    // After a retry, state.feedback says what is not done yet: hand it to the model.
+    const reply = await callYourModel(state.feedback?.message ?? task, state);
+    return { text: reply.text, usage: reply.usage, tests: await runTests(state) };
   },
-  verify: async () => ((await runTests()).passed ? { ok: true } : { ok: false, unmet: ['the test suite passes'] }),
 });
-console.log(stopReasonOf(outcome), outcome.steps, formatCost(outcome.usage.cost)); // limit:cost 14 2.0118
+console.log(stopReasonOf(outcome), outcome.steps, outcome.decision?.rule, client.calls.length); // success 3 tests_and_criteria_passed 3
 
-// Stand-ins, so that this file runs offline: a model whose context grows by 1,000 tokens a turn
-// and that claims done on turn 5, and a test suite that keeps failing.
-async function callYourModel(state: TurnState, _options: { signal: AbortSignal; tools: readonly unknown[] }) {
-  const finishCall = state.step === 5 ? { input: { kind: 'done', note: 'Fixed the pagination bound.' } } : undefined;
-  return { text: `turn ${state.step}`, inputTokens: 35_000 + 1_000 * state.step, outputTokens: 1_080, finishCall };
+// Stand-ins, so that this file runs offline: a model that fixes the bound on its second turn and checks the
+// acceptance criteria on its third, and a test suite that passes once the bound is fixed.
+async function callYourModel(_prompt: string, state: TurnState) {
+  const replies = ['Changed the loop bound to i <= pages.', 'Changed the loop bound to i < pages.', 'Checked both criteria: the last partial page is returned, an empty list gives no pages.'];
+  return { text: replies[state.step - 1] ?? 'Nothing left to do.', usage: { inputTokens: 3_000 + 500 * state.step, outputTokens: 400 } };
 }
-async function runTests() {
-  return { passed: false };
+async function runTests(state: TurnState) {
+  return state.step >= 2 ? { passed: true, failed: [], ran: 31 } : { passed: false, failed: ['paginate > last page'], ran: 31 };
 }

@@ -1,9 +1,14 @@
 // Checks every markdown file of the project: no line over 200 characters, and every relative link and
 // anchor resolves (remark-validate-links, offline). Generated files are left out: the API reference
 // (docs/api/, TypeDoc) and the API reports (api/*.api.md, api-extractor), whose lines are the declarations.
+// Then every program block of the README and docs/ (a ts or js block not marked `// fragment`) is compiled
+// against the built package with the project's strict options, as a user's code would be; the test suite also
+// runs each one and compares what it prints.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
+import { writePrograms } from './doc-blocks.js';
 
 const MAX_LINE = 200;
 const root = resolve(import.meta.dirname, '..');
@@ -25,8 +30,26 @@ for (const file of files) {
 const cli = resolve(root, 'node_modules/remark-cli/cli.js');
 const remark = spawnSync(process.execPath, [cli, '--frail', '--quiet', '--no-stdout', '--no-color', ...files], { cwd: root, encoding: 'utf8' });
 if (remark.status !== 0) problems.push(remark.stderr.trim());
+const outDir = join(root, 'test/.out/check-docs');
+const programs = writePrograms(root, outDir);
+try {
+  const parsed = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  if (parsed === undefined) throw new Error('tsconfig.json could not be read');
+  const program = ts.createProgram(
+    programs.map((written) => join(root, written.path)),
+    { ...parsed.options, strict: true, noEmit: true, allowJs: true, checkJs: false, noUnusedLocals: false },
+  );
+  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+    const written = programs.find((candidate) => diagnostic.file !== undefined && resolve(diagnostic.file.fileName) === join(root, candidate.path));
+    const position = diagnostic.file !== undefined && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
+    const where = written === undefined ? (diagnostic.file?.fileName ?? '?') : `${written.block.file}:${written.block.line + 1 + (position?.line ?? 0)}`;
+    problems.push(`${where}: TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
+  }
+} finally {
+  rmSync(outDir, { recursive: true, force: true });
+}
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`${files.length} markdown files: links resolve, no line over ${MAX_LINE} characters`);
+console.log(`${files.length} markdown files: links resolve, no line over ${MAX_LINE} characters; ${programs.length} program blocks compile under strict checking`);

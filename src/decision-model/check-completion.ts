@@ -66,7 +66,7 @@ export async function askDecisionModel(
 /** Throws a `TypeError` unless `client` has an `evaluate` method. */
 export function assertDecisionModelClient(client: DecisionModelClient): void {
   if (typeof client !== 'object' || client === null || typeof client.evaluate !== 'function') {
-    throw new TypeError('client must be an DecisionModelClient: an object with an evaluate({ state, questions }) method');
+    throw new TypeError('client must be a DecisionModelClient: an object with an evaluate({ state, questions }) method');
   }
 }
 

@@ -227,14 +227,17 @@ async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
       if (controller.signal.aborted) return end(failed(base(), 'turn', abortError(controller.signal)));
       if (!started) {
         // Before the first turn, the event of step 0: a budget already spent (a wall clock, a step cap of 0) leaves no room for one.
-        // There is nothing to judge yet: a rule that reads the criteria does not hold at step 0.
+        // There is nothing to judge yet: a rule that reads the criteria does not hold at step 0. Only a stop counts there: any
+        // other decision (a retry for "no tests ran" before anything ran) leaves no trace, and the first turn decides afresh.
         started = true;
         const first: StopEvent = { step: 0, elapsedMs: usage.wallClockMs };
         const initial: StopEvent = needsJudgement(policy, stopState, first) ? { ...first, decisionModel: 'none' } : first;
         const decided = decide(policy, stopState, initial);
-        stopState = decided.state;
-        if (onDecision !== undefined) await onDecision(decided.decision, initial);
-        if (decided.decision.kind === 'stop') return end(toStopOutcome(decided.decision, { ...base(), budget: options.limits }));
+        if (decided.decision.kind === 'stop') {
+          stopState = decided.state;
+          if (onDecision !== undefined) await onDecision(decided.decision, initial);
+          return end(toStopOutcome(decided.decision, { ...base(), budget: options.limits }));
+        }
       }
 
       const step = usage.steps + 1;

@@ -16,7 +16,7 @@ async function runScript(script: readonly Reply[], options: Partial<AnthropicLoo
   const client = new Anthropic({ apiKey: 'sk-ant-test', baseURL: api.baseURL, maxRetries: 0, timeout: 10_000 });
   const outcome = await runAnthropicLoop({
     client,
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     task: 'How many words are in "The quick brown fox jumps over the lazy dog"?',
     tools: [countWords],
     limits: { maxSteps: 8 },
@@ -41,7 +41,7 @@ describe('the Anthropic loop against a loopback Messages API, through the real S
     expect(outcome.trace.map((r) => r.verification)).toEqual([undefined, undefined, { ok: false, unmet: ['the note gives the word count, 9'] }, { ok: true }]);
 
     expect(requests[0]).toMatchObject({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       tool_choice: { type: 'auto', disable_parallel_tool_use: true },
       tools: [{ name: 'count_words' }, { name: 'finish', strict: true, input_schema: { required: ['kind', 'note'] } }],
     });
@@ -66,14 +66,11 @@ describe('the Anthropic loop against a loopback Messages API, through the real S
     expect(requests).toHaveLength(1);
   });
 
-  it('refusal ends as gave_up, with the stop_details on the trace', async () => {
+  it('refusal ends as gave_up, the stop_details in the note on the outcome and the trace', async () => {
     const { outcome } = await runScript(['refusal']);
-    expect(outcome).toMatchObject({ exit: 'gave_up', note: 'model refused' });
-    expect(outcome.trace[0]?.halt).toEqual({
-      kind: 'blocked',
-      reason: 'model refused',
-      refusal: { category: 'cyber', explanation: 'The request could enable malware development.' },
-    });
+    const note = 'model refused (cyber: The request could enable malware development.)';
+    expect(outcome).toMatchObject({ exit: 'gave_up', note, decision: { rule: 'gave_up' } });
+    expect(outcome.trace[0]).toMatchObject({ signal: { kind: 'give_up', note }, decision: { kind: 'stop', rule: 'gave_up' } });
   });
 
   it('end_turn gets one reminder to call finish, then ends as gave_up', async () => {

@@ -45,7 +45,7 @@ export function mapAiSdkFinishReason(step: AiSdkStepLike): GenerationStep<AiSdkF
     case 'stop':
       return giveUpStep(STOPPED_WITHOUT_FINISH, raw);
     case 'length':
-      return providerStep('token_limit', `generation cut short at the provider's token limit (${String(raw)})`, raw);
+      return providerStep('token_limit', `generation cut short at the provider's token limit (raw ${JSON.stringify(raw.rawFinishReason)})`, raw);
     case 'content-filter':
       return giveUpStep('content filtered', raw);
     case 'error':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stallStepsFromAiSdkStep } from '../../src/integrations/ai-sdk/ai-sdk-stall-steps.js';
+import { stallStepsFromAiSdkStep } from '../../../src/integrations/ai-sdk/ai-sdk-stall-steps.js';
 
 describe('stallStepsFromAiSdkStep', () => {
   it('reads results and tool-error parts from the content', () => {
@@ -22,5 +22,25 @@ describe('stallStepsFromAiSdkStep', () => {
       { tool: 't', input: 1, output: 'ok', error: false },
     ]);
     expect(stallStepsFromAiSdkStep({ text: 'plan', content: [{ type: 'text' }] })).toEqual([{ text: 'plan' }]);
+    expect(stallStepsFromAiSdkStep({})).toEqual([{ text: '' }]);
+  });
+
+  it('keeps a call whose result is not in the step, and writes outputs that are not strings as text', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const step = {
+      content: [
+        { type: 'tool-call', toolCallId: 'a', toolName: 'approve', input: { id: 7 } },
+        { type: 'tool-call', toolCallId: 'b', toolName: 'count', input: {} },
+        { type: 'tool-call', toolCallId: 'c', toolName: 'walk', input: {} },
+        { type: 'tool-result', toolCallId: 'b', output: 42 },
+        { type: 'tool-result', toolCallId: 'c', output: cyclic },
+      ],
+    };
+    expect(stallStepsFromAiSdkStep(step)).toEqual([
+      { tool: 'approve', input: { id: 7 } },
+      { tool: 'count', input: {}, output: '42', error: false },
+      { tool: 'walk', input: {}, output: '[object Object]', error: false },
+    ]);
   });
 });

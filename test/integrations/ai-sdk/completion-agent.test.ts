@@ -33,7 +33,7 @@ describe('createCompletionAgent', () => {
   it('stops when the tests pass and the scripted decision model says done', async () => {
     const model = toolLoopModel('edit');
     const ws = editWorkspace(2);
-    const judge = createScriptedClient([
+    const decisionModel = createScriptedClient([
       { acceptanceCovered: 0.3, noOpenQuestions: 0.9 },
       { acceptanceCovered: 0.5, noOpenQuestions: 0.9 },
       { acceptanceCovered: 0.94, noOpenQuestions: 0.9 },
@@ -43,7 +43,7 @@ describe('createCompletionAgent', () => {
       model,
       tools: ws.tools,
       checkDone: async (steps) => {
-        const check = await checkCompletion(judge, { task: TASK, output: steps.at(-1)?.text ?? '', acceptance: ACCEPTANCE, tests: ws.readTests() });
+        const check = await checkCompletion(decisionModel, { task: TASK, output: steps.at(-1)?.text ?? '', acceptance: ACCEPTANCE, tests: ws.readTests() });
         checks.push(check.reason);
         return check.done;
       },
@@ -51,8 +51,8 @@ describe('createCompletionAgent', () => {
     const result = await agent.generate({ prompt: TASK });
     expect(result.steps).toHaveLength(3);
     expect(checks).toEqual(['tests_failed', 'criteria_below_threshold', 'tests_and_criteria_passed']);
-    expect(judge.calls).toHaveLength(3);
-    expect(judge.calls[2]?.state).toMatchObject({ output: 'working on step 3', tests: { passed: true, ran: 31, failed: [] } });
+    expect(decisionModel.calls).toHaveLength(3);
+    expect(decisionModel.calls[2]?.state).toMatchObject({ output: 'working on step 3', tests: { passed: true, ran: 31, failed: [] } });
   });
 
   it('stops at maxSteps when checkDone never says done', async () => {

@@ -3,8 +3,8 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DecisionModelClient } from '../../../src/decision-model/decision-model-client.js';
-import { DecisionModelError, isDecisionModelError } from '../../../src/decision-model/decision-model-error.js';
-import type { CompletionDecision } from '../../../src/integrations/ai-sdk/completion-loop.js';
+import { DecisionModelError } from '../../../src/decision-model/decision-model-error.js';
+import type { CompletionDecision } from '../../../src/loop/completion-loop.js';
 import { runGenerateTextCompletionLoop } from '../../../src/integrations/ai-sdk/generate-text-completion-loop.js';
 import { createScriptedClient } from '../../../src/testing/scripted-client.js';
 import { ACCEPTANCE, DONE, FAIL, NONE, NOT_DONE, PASS, TASK, UNSURE } from './fixtures.js';
@@ -20,6 +20,9 @@ function readFileTool(reads: string[]) {
     },
   });
 }
+
+/** The engine's feedback on the failing test, with the runner's message for it. */
+const FAILED_FEEDBACK = '1 test failed: paginate > last page. Fix it and run the tests again before you finish.\n- paginate > last page: expected [7] to equal []';
 
 describe('runGenerateTextCompletionLoop', () => {
   it('carries the conversation forward and tells the model why on retry; step 3 sees steps 1 and 2', async () => {
@@ -54,6 +57,12 @@ describe('runGenerateTextCompletionLoop', () => {
       ['no_tests_ran', false],
       ['tests_and_criteria_passed', true],
     ]);
+    // Each decision is the projection of the engine's decision, which it carries.
+    expect(decisions.map((d) => [d.decision?.kind, d.decision?.rule])).toEqual([
+      ['retry', 'tests_failed'],
+      ['retry', 'no_tests_ran'],
+      ['stop', 'tests_and_criteria_passed'],
+    ]);
 
     expect(model.doGenerateCalls).toHaveLength(3);
     const third = model.doGenerateCalls[2]!.prompt;
@@ -72,18 +81,18 @@ describe('runGenerateTextCompletionLoop', () => {
       }),
     ]);
     expect(third[4]?.content).toEqual([
-      { type: 'text', text: 'Not done yet: 1 test failed. Fix it, then finish.\n- paginate > last page: expected [7] to equal []' },
+      { type: 'text', text: FAILED_FEEDBACK },
     ]);
     expect(third[5]?.content).toEqual([{ type: 'text', text: 'Changed the loop bound to i <= pages.' }]);
     expect(third[6]?.content).toEqual([
-      { type: 'text', text: 'Not done yet: no tests ran after your last step. Run the test suite, make it pass, then finish.' },
+      { type: 'text', text: 'No tests ran: there is no test result for this step. Run the test suite and make it pass before you finish.' },
     ]);
     expect(model.doGenerateCalls[1]!.prompt).toEqual(third.slice(0, 5));
 
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant', 'user', 'assistant']);
     expect(result.messages[3]).toEqual({
       role: 'user',
-      content: 'Not done yet: 1 test failed. Fix it, then finish.\n- paginate > last page: expected [7] to equal []',
+      content: FAILED_FEEDBACK,
     });
 
     expect(client.calls).toHaveLength(2);
@@ -109,10 +118,20 @@ describe('runGenerateTextCompletionLoop', () => {
     expect(result).toMatchObject({ action: 'stop_done', step: 2 });
     const reason = model.doGenerateCalls[1]!.prompt.at(-1);
     expect(reason?.role).toBe('user');
-    expect(JSON.stringify(reason?.content)).toContain(
-      'acceptanceCovered (\\"Does the output address every acceptance criterion listed in the task?\\"): P(true) = 0.55, below 0.7',
-    );
-    expect(JSON.stringify(reason?.content)).toContain('- an empty list gives no pages');
+    // The criteria below the threshold, then the task and its acceptance list to check the work against.
+    expect(reason?.content).toEqual([
+      {
+        type: 'text',
+        text: [
+          'The completion check is not met: acceptanceCovered = 0.55 (each must reach 0.7). Check your work against every acceptance criterion, finish what is missing or say what blocks you.',
+          '',
+          `Task: ${TASK}`,
+          'Acceptance criteria:',
+          '- the last partial page is returned',
+          '- an empty list gives no pages',
+        ].join('\n'),
+      },
+    ]);
   });
 
   it('hands off with evidence_contradicts_model when the tests fail while the decision model says done', async () => {
@@ -183,14 +202,14 @@ describe('runGenerateTextCompletionLoop', () => {
       });
     const down = new DecisionModelError('server', 'the decision model answered 503', { status: 503 });
     await expect(run(createScriptedClient([down]))).rejects.toBe(down);
-    const invalid = (error: unknown) => isDecisionModelError(error) && error.kind === 'invalid_response';
+    const invalid = (error: unknown) => DecisionModelError.isInstance(error) && error.kind === 'invalid_response';
     await expect(run(createScriptedClient([{ acceptanceCovered: 1.5, noOpenQuestions: 0.9 }]))).rejects.toSatisfy(invalid);
     await expect(run(createScriptedClient([{ acceptanceCovered: 0.9 }]))).rejects.toThrow(/did not answer the question "noOpenQuestions"/);
     const handWritten: DecisionModelClient = {
       evaluate: async () => ({ model: 'loose', answers: { acceptanceCovered: { probability: 1.5 }, noOpenQuestions: { probability: 1 } } }),
     };
     await expect(run(handWritten)).rejects.toSatisfy(invalid);
-    await expect(run({} as DecisionModelClient)).rejects.toThrow(/client must be an DecisionModelClient/);
+    await expect(run({} as DecisionModelClient)).rejects.toThrow(/client must be an? DecisionModelClient/);
   });
 
 });

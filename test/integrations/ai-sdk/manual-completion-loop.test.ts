@@ -3,11 +3,9 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type { CriterionProbabilities } from '../../../src/core/criterion-probabilities.js';
 import type { TestEvidence } from '../../../src/core/test-evidence.js';
-import type { CompletionDecision } from '../../../src/integrations/ai-sdk/completion-loop.js';
-import {
-  runManualCompletionLoop,
-  type ManualCompletionLoopOptions,
-} from '../../../src/integrations/ai-sdk/manual-completion-loop.js';
+import { runManualCompletionLoop } from '../../../src/integrations/ai-sdk/index.js';
+import type { CompletionDecision } from '../../../src/loop/completion-loop.js';
+import type { ManualCompletionLoopOptions } from '../../../src/loop/run-manual-completion-loop.js';
 import { DONE as SURE, FAIL, NONE, NOT_DONE, PASS, TASK, UNSURE } from './fixtures.js';
 import { promptText, textResult } from './mock-model.js';
 
@@ -60,8 +58,9 @@ describe('runManualCompletionLoop', () => {
     expect(model.doGenerateCalls).toHaveLength(2);
     expect(promptText(model.doGenerateCalls[0]!)).toBe(`user: ${TASK}`);
     const second = promptText(model.doGenerateCalls[1]!);
-    expect(second).toContain('1 test failed');
-    expect(second).toContain('paginate > last page: expected [7] to equal []');
+    expect(second).toBe(
+      `user: ${TASK}\n\n1 test failed: paginate > last page. Fix it and run the tests again before you finish.\n- paginate > last page: expected [7] to equal []`,
+    );
   });
 
   it('tells the model that no tests ran, without asking the decision model', async () => {
@@ -69,14 +68,14 @@ describe('runManualCompletionLoop', () => {
     const result = await run;
     expect(result).toMatchObject({ action: 'stop_done', step: 2 });
     expect(judged).toEqual([2]);
-    expect(promptText(model.doGenerateCalls[1]!)).toContain('no tests ran after your last step');
+    expect(promptText(model.doGenerateCalls[1]!)).toContain('No tests ran: there is no test result for this step.');
   });
 
   it('names the criterion below the threshold when the judgement is in the mid band', async () => {
     const { model, run } = scriptedLoop({ texts: ['Changed it.', 'Changed it and showed the last page.'], tests: [PASS, PASS], criteria: [UNSURE, SURE] });
     expect(await run).toMatchObject({ action: 'stop_done', step: 2 });
     const second = promptText(model.doGenerateCalls[1]!);
-    expect(second).toContain('acceptanceCovered: P(true) = 0.55, below 0.7');
+    expect(second).toContain('The completion check is not met: acceptanceCovered = 0.55 (each must reach 0.7).');
     expect(second).not.toContain('noOpenQuestions');
   });
 

@@ -1,21 +1,26 @@
-import { generateText, ToolLoopAgent } from 'ai';
+import { generateText, tool, ToolLoopAgent } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
+import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
+import type { StopDecision } from '../../../src/core/policy/stop-decision.js';
+import type { StopEvent } from '../../../src/core/policy/stop-event.js';
+import { STOP_POLICY_VERSION } from '../../../src/core/policy/stop-policy-document.js';
 import { DecisionModelError } from '../../../src/decision-model/decision-model-error.js';
-import type { CompletionDecision } from '../../../src/integrations/ai-sdk/completion-loop.js';
 import { hardCapStopWhen } from '../../../src/integrations/ai-sdk/hard-cap-stop-when.js';
-import { policyStopWhen, type PolicyStopWhenOptions } from '../../../src/integrations/ai-sdk/policy-stop-when.js';
+import { policyStopWhen } from '../../../src/integrations/ai-sdk/policy-stop-when.js';
+import type { StepDecisionOptions } from '../../../src/integrations/ai-sdk/step-decider.js';
+import { aiSdkFinishTool } from '../../../src/providers/finish-tool.js';
 import { createScriptedClient } from '../../../src/testing/scripted-client.js';
-import { parseStopPolicy, SEED_STOP_POLICY, type StopDecision } from '../../../src/index.js';
-import { ACCEPTANCE, DONE, editWorkspace as workspace, NOT_DONE, TASK } from './fixtures.js';
-import { toolCallResult, toolLoopModel } from './mock-model.js';
+import { ACCEPTANCE, DONE, editWorkspace as workspace, NOT_DONE, PASS, TASK } from './fixtures.js';
+import { textResult, toolCallResult, toolLoopModel } from './mock-model.js';
+
+type Tools = ReturnType<typeof workspace>['tools'];
 
 /** A real generateText loop of `edit` steps stopped by policyStopWhen alone; returns the result and every decision. */
-async function runPolicyLoop(
-  ws: ReturnType<typeof workspace>,
-  options: Partial<PolicyStopWhenOptions<ReturnType<typeof workspace>['tools']>> & Pick<PolicyStopWhenOptions, 'client'>,
-) {
-  const decisions: CompletionDecision[] = [];
+async function runPolicyLoop(ws: ReturnType<typeof workspace>, options: Partial<StepDecisionOptions<Tools>>) {
+  const decisions: StopDecision[] = [];
   const result = await generateText({
     model: toolLoopModel('edit'),
     tools: ws.tools,
@@ -24,19 +29,21 @@ async function runPolicyLoop(
       task: TASK,
       acceptance: ACCEPTANCE,
       readTests: ws.readTests,
-      onDecision: (d) => void decisions.push(d),
+      onDecision: (d: StopDecision) => void decisions.push(d),
       ...options,
-    }),
+    } as StepDecisionOptions<Tools>),
   });
   return { result, decisions };
 }
 
-describe('policyStopWhen', () => {
+const summary = (d: StopDecision) => [d.values.step, d.kind, d.rule];
+
+describe('policyStopWhen with the seed preset', () => {
   it('stops a real generateText loop when the tests pass and the decision model says done', async () => {
     const model = toolLoopModel('edit');
     const ws = workspace(3);
     const client = createScriptedClient([NOT_DONE, NOT_DONE, DONE]);
-    const decisions: CompletionDecision[] = [];
+    const decisions: StopDecision[] = [];
     const result = await generateText({
       model,
       tools: ws.tools,
@@ -47,12 +54,14 @@ describe('policyStopWhen', () => {
       ],
     });
     expect(result.steps).toHaveLength(3);
-    expect(decisions.map((d) => [d.action, d.reason, d.values.step])).toEqual([
-      ['retry', 'tests_failed', 1],
-      ['retry', 'tests_failed', 2],
-      ['stop_done', 'tests_and_criteria_passed', 3],
+    expect(model.doGenerateCalls).toHaveLength(3);
+    expect(decisions.map(summary)).toEqual([
+      [1, 'retry', 'tests_failed'],
+      [2, 'retry', 'tests_failed'],
+      [3, 'stop', 'tests_and_criteria_passed'],
     ]);
-    expect(decisions[2]).toMatchObject({ evaluated: true, model: 'scripted', probabilities: DONE });
+    expect(decisions[0]).toMatchObject({ kind: 'retry', feedback: { message: '1 test failed: paginate > last page. Fix it and run the tests again before you finish.' } });
+    expect(decisions[2]).toMatchObject({ exit: 'success', values: { lowestProbability: 0.9, ran: 31 } });
     expect(client.calls).toHaveLength(3);
     expect(client.calls[2]?.state).toEqual({
       task: TASK,
@@ -63,32 +72,30 @@ describe('policyStopWhen', () => {
   });
 
   it('does not ask the decision model while no tests ran, in a real ToolLoopAgent', async () => {
-    const model = toolLoopModel('edit');
     const ws = workspace(4, 2);
     const client = createScriptedClient([NOT_DONE, DONE]);
-    const decisions: CompletionDecision[] = [];
+    const decisions: StopDecision[] = [];
     const agent = new ToolLoopAgent({
-      model,
+      model: toolLoopModel('edit'),
       tools: ws.tools,
       stopWhen: [hardCapStopWhen(10), policyStopWhen({ client, task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests, onDecision: (d) => void decisions.push(d) })],
     });
     const result = await agent.generate({ prompt: TASK });
     expect(result.steps).toHaveLength(4);
-    expect(decisions.map((d) => [d.reason, d.evaluated])).toEqual([
-      ['no_tests_ran', false],
-      ['no_tests_ran', false],
-      ['tests_failed', true],
-      ['tests_and_criteria_passed', true],
+    expect(decisions.map(summary)).toEqual([
+      [1, 'retry', 'no_tests_ran'],
+      [2, 'retry', 'no_tests_ran'],
+      [3, 'retry', 'tests_failed'],
+      [4, 'stop', 'tests_and_criteria_passed'],
     ]);
     expect(client.calls).toHaveLength(2);
   });
 
-  it('hands off with evidence_contradicts_model and stops the loop', async () => {
+  it('stops the loop with need_help when the tests fail while the decision model says done', async () => {
     const { result, decisions } = await runPolicyLoop(workspace(99), { client: createScriptedClient([DONE]) });
     expect(result.steps).toHaveLength(1);
-    expect(decisions[0]).toMatchObject({ action: 'handoff_human', reason: 'evidence_contradicts_model', rule: 4 });
+    expect(decisions).toMatchObject([{ kind: 'stop', exit: 'need_help', rule: 'evidence_contradicts_model', values: { failed: ['paginate > last page'] } }]);
   });
-
 
   it('detects a stall per run, and one condition can serve two runs without mixing their windows', async () => {
     const repeating = () =>
@@ -96,7 +103,7 @@ describe('policyStopWhen', () => {
         doGenerate: async (options) => toolCallResult('edit', { step: 0 }, `call-${options.prompt.length}`, 'Trying the same fix.'),
       });
     const ws = workspace(99);
-    const decisions: CompletionDecision[] = [];
+    const decisions: StopDecision[] = [];
     const condition = policyStopWhen({
       client: createScriptedClient([NOT_DONE, NOT_DONE, NOT_DONE, NOT_DONE]),
       task: TASK,
@@ -108,25 +115,30 @@ describe('policyStopWhen', () => {
     expect(first.steps).toHaveLength(3);
     const second = await generateText({ model: repeating(), tools: ws.tools, prompt: TASK, stopWhen: [hardCapStopWhen(10), condition] });
     expect(second.steps).toHaveLength(3);
-    expect(decisions.map((d) => [d.values.step, d.reason])).toEqual([
-      [1, 'tests_failed'],
-      [2, 'tests_failed'],
-      [3, 'stalled'],
-      [1, 'tests_failed'],
-      [2, 'tests_failed'],
-      [3, 'stalled'],
+    expect(decisions.map(summary)).toEqual([
+      [1, 'retry', 'tests_failed'],
+      [2, 'retry', 'tests_failed'],
+      [3, 'stop', 'stalled'],
+      [1, 'retry', 'tests_failed'],
+      [2, 'retry', 'tests_failed'],
+      [3, 'stop', 'stalled'],
     ]);
+    expect(decisions[2]).toMatchObject({ exit: 'need_help', values: { stallRounds: 3 } });
   });
 
-  it('applies the policy step cap as rule 1', async () => {
+  it('applies the step cap of the policy numbers first', async () => {
     const { result, decisions } = await runPolicyLoop(workspace(99), {
       client: createScriptedClient([NOT_DONE, NOT_DONE, NOT_DONE]),
       policy: { doneThreshold: 0.7, midBandLow: 0.4, maxSteps: 3, stallRounds: 3 },
     });
     expect(result.steps).toHaveLength(3);
-    expect(decisions.at(-1)).toMatchObject({ action: 'handoff_human', reason: 'hard_cap', evaluated: false });
+    expect(decisions.map(summary)).toEqual([
+      [1, 'retry', 'tests_failed'],
+      [2, 'retry', 'tests_failed'],
+      [3, 'stop', 'hard_cap'],
+    ]);
+    expect(decisions.at(-1)).toMatchObject({ exit: 'limit', values: { step: 3, maxSteps: 3 } });
   });
-
 
   it('judges what readOutput returns and asks the given questions', async () => {
     const client = createScriptedClient([{ diffTouchesOnlyPaginate: 0.95 }]);
@@ -137,53 +149,114 @@ describe('policyStopWhen', () => {
     });
     expect(client.calls[0]?.state).toMatchObject({ output: 'diff after 1 steps' });
     expect(Object.keys(client.calls[0]!.questions)).toEqual(['diffTouchesOnlyPaginate']);
-    expect(decisions).toMatchObject([{ action: 'stop_done', probabilities: { diffTouchesOnlyPaginate: 0.95 } }]);
+    expect(decisions).toMatchObject([{ kind: 'stop', exit: 'success', values: { lowestCriterion: 'diffTouchesOnlyPaginate', lowestProbability: 0.95 } }]);
   });
-
 
   it('rejects the loop when the decision model fails; an error never stops it as done', async () => {
     const failure = new DecisionModelError('rate_limited', 'the decision model answered 429', { status: 429 });
     await expect(runPolicyLoop(workspace(1), { client: createScriptedClient([failure]) })).rejects.toBe(failure);
   });
 
+  it('can only stop early: a retry does not make the model take another step after it ends its turn', async () => {
+    const model = new MockLanguageModelV3({ doGenerate: [textResult('All fixed, I am done.')] });
+    const decisions: StopDecision[] = [];
+    const result = await generateText({
+      model,
+      tools: workspace(99).tools,
+      prompt: TASK,
+      stopWhen: policyStopWhen({ client: createScriptedClient([]), task: TASK, acceptance: ACCEPTANCE, readTests: () => PASS, onDecision: (d) => void decisions.push(d) }),
+    });
+    expect(result.steps).toHaveLength(1);
+    expect(model.doGenerateCalls).toHaveLength(1);
+    // The AI SDK asks a stop condition only after a step with tool calls.
+    expect(decisions).toEqual([]);
+  });
 
-  it('fails fast on missing options', () => {
+  it('fails fast on missing or malformed options', () => {
     const ws = workspace(1);
-    expect(() => policyStopWhen({ client: {} as never, task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests })).toThrow(/client must be an DecisionModelClient/);
-    expect(() => policyStopWhen({ client: createScriptedClient([]), task: TASK, acceptance: ACCEPTANCE } as never)).toThrow(/readTests/);
-    expect(() =>
-      policyStopWhen({ client: createScriptedClient([]), task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests, policy: { doneThreshold: 2 } as never }),
-    ).toThrow(/policy.doneThreshold/);
+    const client = createScriptedClient([]);
+    expect(() => policyStopWhen(undefined as never)).toThrow(/policyStopWhen needs options, got undefined/);
+    expect(() => policyStopWhen({ task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests } as never)).toThrow(
+      /policyStopWhen: the default policy \(the seed preset\) compares criterion probabilities, so it needs a decision model to ask: pass client/,
+    );
+    expect(() => policyStopWhen({ client: {} as never, task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests })).toThrow(/client must be an? DecisionModelClient/);
+    expect(() => policyStopWhen({ client, acceptance: ACCEPTANCE, readTests: ws.readTests } as never)).toThrow(/policyStopWhen: the decision model judges the output against the task and the acceptance criteria/);
+    expect(() => policyStopWhen({ client, task: TASK, acceptance: 'all of it', readTests: ws.readTests } as never)).toThrow(/pass task \(a string\) and acceptance \(an array of strings\)/);
+    expect(() => policyStopWhen({ client, task: TASK, acceptance: ACCEPTANCE } as never)).toThrow(/policyStopWhen: the default policy decides on test evidence: pass readTests\(steps\)/);
+    expect(() => policyStopWhen({ client, task: TASK, acceptance: ACCEPTANCE, readTests: 'npm test' } as never)).toThrow(/pass readTests\(steps\)/);
+    expect(() => policyStopWhen({ client, task: TASK, acceptance: ACCEPTANCE, readTests: ws.readTests, policy: { doneThreshold: 2 } as never })).toThrow(/doneThreshold/);
   });
+});
 
-  it('reports the engine decision with each seed decision', async () => {
-    const { decisions } = await runPolicyLoop(workspace(2), { client: createScriptedClient([NOT_DONE, DONE]) });
-    expect(decisions.map((d) => [d.rule, d.decision?.rule, d.decision?.kind])).toEqual([
-      [5, 'tests_failed', 'retry'],
-      [6, 'tests_and_criteria_passed', 'stop'],
-    ]);
-  });
-
-  it('runs a policy document without a decision model or a test reader when no rule needs them', async () => {
+describe('policyStopWhen with a policy document', () => {
+  it('runs without a decision model or a test reader when no rule needs them', async () => {
     const policy = parseStopPolicy({
-      version: 1,
+      version: STOP_POLICY_VERSION,
       rules: [
         { id: 'cap', when: { limit: { of: 'steps', max: 9 } }, then: { kind: 'stop', exit: 'limit', reason: 'cap' } },
         { id: 'tokens', when: { limit: { of: 'totalTokens', max: 50 } }, then: { kind: 'stop', exit: 'limit', reason: 'tokens' } },
       ],
     });
-    const ws = workspace(99);
     const decisions: StopDecision[] = [];
     const result = await generateText({
       model: toolLoopModel('edit'),
-      tools: ws.tools,
+      tools: workspace(99).tools,
       prompt: TASK,
       stopWhen: policyStopWhen({ policy, onDecision: (d) => void decisions.push(d) }),
     });
     // The mock model reports 12 input and 6 output tokens a step: 54 >= 50 at step 3.
     expect(result.steps).toHaveLength(3);
-    expect(decisions.at(-1)).toMatchObject({ kind: 'stop', exit: 'limit', rule: 'tokens', evaluated: false, values: { totalTokens: 54, maxTotalTokens: 50 } });
-    expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, readTests: ws.readTests })).toThrow(/client must be an DecisionModelClient/);
-    expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, client: createScriptedClient([]), readTests: ws.readTests })).toThrow(/needs the task and the acceptance/);
+    expect(decisions.map(summary)).toEqual([
+      [1, 'continue', null],
+      [2, 'continue', null],
+      [3, 'stop', 'tokens'],
+    ]);
+    expect(decisions.at(-1)).toMatchObject({ kind: 'stop', exit: 'limit', values: { totalTokens: 54, maxTotalTokens: 50 } });
+  });
+
+  it('stops on the finish tool: a done with passing tests is a success, a done on red goes on', async () => {
+    const policy = parseStopPolicy({
+      version: STOP_POLICY_VERSION,
+      rules: [
+        { id: 'verified_done', when: { all: [{ signal: 'done' }, { tests: 'passed' }] }, then: { kind: 'stop', exit: 'success', reason: 'verified_done' } },
+        { id: 'done_on_red', when: { signal: 'done' }, then: { kind: 'retry', reason: 'done_on_red' } },
+      ],
+    });
+    let fixed = false;
+    const tools = {
+      edit: tool({ inputSchema: z.object({ step: z.number() }), execute: async () => ((fixed = true), 'edited') }),
+      finish: tool({ ...aiSdkFinishTool, execute: async () => (fixed ? 'accepted' : 'the tests still fail') }),
+    };
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        toolCallResult('finish', { kind: 'done', note: 'Fixed, I think.' }, 'c1'),
+        toolCallResult('edit', { step: 2 }, 'c2'),
+        toolCallResult('finish', { kind: 'done', note: 'Fixed the bound.' }, 'c3'),
+        toolCallResult('edit', { step: 4 }, 'c4'),
+      ],
+    });
+    const decisions: [StopDecision, StopEvent][] = [];
+    const result = await generateText({
+      model,
+      tools,
+      prompt: TASK,
+      stopWhen: [hardCapStopWhen(10), policyStopWhen({ policy, readTests: () => (fixed ? PASS : { passed: false, failed: ['paginate > last page'], ran: 31 }), onDecision: (d, e) => void decisions.push([d, e]) })],
+    });
+    expect(result.steps).toHaveLength(3);
+    expect(decisions.map(([d, e]) => [e.step, e.signal?.kind ?? null, d.kind, d.rule])).toEqual([
+      [1, 'done', 'retry', 'done_on_red'],
+      [2, null, 'continue', null],
+      [3, 'done', 'stop', 'verified_done'],
+    ]);
+    expect(decisions[2]?.[1].signal).toEqual({ kind: 'done', note: 'Fixed the bound.' });
+  });
+
+  it('needs a decision model when a rule of the document compares criterion probabilities', () => {
+    const readTests = () => PASS;
+    expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, readTests })).toThrow(
+      /policyStopWhen: a rule of the policy compares criterion probabilities, so it needs a decision model to ask: pass client/,
+    );
+    expect(() => policyStopWhen({ policy: SEED_STOP_POLICY, client: createScriptedClient([]), readTests })).toThrow(/judges the output against the task and the acceptance criteria/);
+    expect(() => policyStopWhen({ policy: { version: STOP_POLICY_VERSION, rules: [{ id: 'x', when: { nope: true }, then: { kind: 'stop', exit: 'limit', reason: 'x' } }] } as never })).toThrow();
   });
 });

@@ -4,13 +4,17 @@ import { createInterface } from 'node:readline';
 import { MemorySaver } from '@langchain/langgraph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDurableGraph, DURABLE_SCRIPT, threadConfig, type DecidedLine } from '../../fixtures/langgraph/durable-graph.js';
-import { startPostgres, type PostgresServer } from '../../fixtures/postgres/start-postgres.js';
+import { findPostgresBin, startPostgres, type PostgresServer } from '../../fixtures/postgres/start-postgres.js';
 
 const root = join(import.meta.dirname, '../../..');
 const script = 'test/fixtures/langgraph/durable-run.ts';
 
 /** How many kill-and-resume rounds run in a row, each killing the run at another node and step. */
 const ROUNDS = 10;
+
+/** Why the suite cannot run here, printed so a skip is never silent; undefined when PostgreSQL is installed. */
+const missing = findPostgresBin() === undefined ? 'PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb; apt-get install postgresql)' : undefined;
+if (missing !== undefined) console.warn(`skipping the durable LangGraph test on PostgreSQL: ${missing}`);
 
 interface Child {
   readonly process: ChildProcess;
@@ -65,7 +69,8 @@ async function runToEnd(server: PostgresServer, threadId: string): Promise<strin
   return child.lines;
 }
 
-describe('durable stop state: a LangGraph graph on PostgreSQL, killed with SIGKILL and resumed in a new process', () => {
+const title = 'durable stop state: a LangGraph graph on PostgreSQL, killed with SIGKILL and resumed in a new process';
+describe.skipIf(missing !== undefined)(missing === undefined ? title : `${title} (skipped: ${missing})`, () => {
   let server: PostgresServer | undefined;
   let reference: DecidedLine[] = [];
 
@@ -155,12 +160,19 @@ describe('durable stop state: a LangGraph graph on PostgreSQL, killed with SIGKI
     const whole = await runExample('example-whole');
     expect(whole.code, whole.stderr).toBe(0);
     expect(whole.lines[0]).toBe('thread example-whole: starting');
-    expect(whole.lines.filter((line) => line.startsWith('step '))).toEqual([
-      expect.stringMatching(/^step 1: retry \(no_tests_ran\)/),
-      expect.stringMatching(/^step 2: retry \(tests_failed\)/),
-      expect.stringMatching(/^step 3: retry \(tests_failed\)/),
-      expect.stringMatching(/^step 4: retry \(criteria_unmet\)/),
-      expect.stringMatching(/^step 5: stop \(success: tests_and_criteria_passed\)/),
+    expect(whole.lines.filter((line) => / at step \d+ /.test(line))).toEqual([
+      'retry at step 1 by rule no_tests_ran: no tests ran',
+      'retry at step 2 by rule tests_failed: 1 test failed: paginate > last page',
+      'retry at step 3 by rule tests_failed: 1 test failed: paginate > last page',
+      'retry at step 4 by rule not_yet (criteria_unmet)',
+      'stop (success) at step 5 by rule done (tests_and_criteria_passed): lowest criterion noOpenQuestions = 0.9 >= 0.8',
+    ]);
+    expect(whole.lines.filter((line) => line.startsWith('  so far: '))).toEqual([
+      '  so far: cost 0.12, decision model calls 0, retries in a row 1',
+      '  so far: cost 0.24, decision model calls 0, retries in a row 2',
+      '  so far: cost 0.36, decision model calls 0, retries in a row 3',
+      '  so far: cost 0.482, decision model calls 1, retries in a row 4',
+      '  so far: cost 0.604, decision model calls 2, retries in a row 0',
     ]);
     expect(whole.lines.at(-1)).toBe('ended: success after 5 steps');
 
@@ -168,7 +180,7 @@ describe('durable stop state: a LangGraph graph on PostgreSQL, killed with SIGKI
     expect(crashed.signal).toBe('SIGKILL');
     const resumed = await runExample('example');
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.lines[0]).toBe('thread example: resuming after step 2, cost 0.24 so far, 2 retries in a row');
+    expect(resumed.lines[0]).toBe('thread example: resuming after step 2 (cost 0.24, retries in a row 2)');
     const body = (lines: readonly string[]) => lines.filter((line) => !line.startsWith('thread '));
     expect([...body(crashed.lines), ...body(resumed.lines)]).toEqual(body(whole.lines));
     const again = await runExample('example');

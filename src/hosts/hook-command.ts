@@ -31,7 +31,13 @@ export function launcherScript(host: HostDescription): string {
     `  [ -f "$d/${STOPWISE_BIN}" ] && exec node "$d/${STOPWISE_BIN}" hook ${host.name}`,
     '  d="$d/.."',
     'done',
-    `echo "stopwise: not installed in this project (npm i -D stopwise); the ${host.label} hook did nothing" >&2`,
+    // Not installed: say which part did not run, told apart by the payload (a tool event names its tool).
+    `case "$(cat)" in`,
+    `  ${[...host.events.tools, 'tool_name', 'toolName'].map((name) => `*'"${name}"'*`).join('|')})`,
+    `    echo "stopwise: not installed in this project (npm i -D stopwise); the tool guard did not check this call" >&2 ;;`,
+    '  *)',
+    `    echo "stopwise: not installed in this project (npm i -D stopwise); the stop hook did not run, the stop goes ahead unchecked" >&2 ;;`,
+    'esac',
     `exit ${host.unreadableExitCode}`,
     '',
   ].join('\n');

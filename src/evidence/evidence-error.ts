@@ -36,7 +36,7 @@ const MARKER = Symbol.for('stopwise.EvidenceError');
  *
  * @example
  * try { await readJUnitXml('<html/>'); } catch (error) {
- *   if (isEvidenceError(error)) console.error(error.kind, error.line, error.element); // 'shape' 1 'html'
+ *   if (EvidenceError.isInstance(error)) console.error(error.kind, error.line, error.element); // 'shape' 1 'html'
  * }
  */
 export class EvidenceError extends Error implements EvidenceErrorLocation {
@@ -61,6 +61,11 @@ export class EvidenceError extends Error implements EvidenceErrorLocation {
     this.kind = kind;
     this.format = format;
     Object.assign(this, compactLocation(location));
+  }
+
+  /** True for an `EvidenceError`, also one thrown by another copy of this package. */
+  static isInstance(value: unknown): value is EvidenceError {
+    return isEvidenceError(value);
   }
 
   /** The same error with the file it came from. */

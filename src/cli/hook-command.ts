@@ -14,8 +14,9 @@ person, or let the agent stop). On a tool event (PreToolUse, PostToolUse,
 PostToolUseFailure; Cursor's beforeShellExecution, afterShellExecution,
 beforeMCPExecution, afterMCPExecution, afterFileEdit; Copilot's preToolUse,
 postToolUse, postToolUseFailure; Gemini's BeforeTool, AfterTool) it runs the
-tool guard instead: it records each call and refuses one that keeps
-repeating; with nothing to say it prints nothing.
+tool guard instead: it records each call, tells the agent with the result of
+the call that starts a repeating pattern, and refuses the next repeat before
+it runs; with nothing to say it prints nothing.
 Configuration: stopwise.config.json, found from the hook's working folder
 upward (see \`stopwise init\`).
 
@@ -32,7 +33,7 @@ const EXIT_GRACE_MS = 1_000;
 /** The largest stdin the hook reads; a bigger input is refused as unreadable. */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-/** `stopwise hook <host>`: the stop hook for Claude Code, Codex, Cursor, Copilot or Gemini (and the tool hook of the last two). */
+/** `stopwise hook <host>`: the stop hook and the tool guard for Claude Code, Codex, Cursor, Copilot or Gemini. */
 export async function hookCommand(argv: readonly string[], io: CliIo): Promise<number> {
   let host;
   try {

@@ -85,12 +85,13 @@ export function assertEvaluationQuestions(questions: DecisionModelQuestions): vo
 /** The token counts of a reported usage that are non-negative finite numbers; anything else is left out. */
 function readUsage(usage: unknown): DecisionModelUsage | undefined {
   if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) return undefined;
-  const { inputTokens, outputTokens } = usage as Record<string, unknown>;
+  const { inputTokens, outputTokens, cost } = usage as Record<string, unknown>;
   const valid = (count: unknown): count is number => typeof count === 'number' && Number.isFinite(count) && count >= 0;
-  if (!valid(inputTokens) && !valid(outputTokens)) return undefined;
+  if (!valid(inputTokens) && !valid(outputTokens) && !valid(cost)) return undefined;
   return {
     ...(valid(inputTokens) ? { inputTokens } : {}),
     ...(valid(outputTokens) ? { outputTokens } : {}),
+    ...(valid(cost) ? { cost } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import { describeValue, safeJson } from '../core/describe-value.js';
 import { addUsage, emptyUsage, remainingBudget } from '../core/budget.js';
 import { agentLoopPolicy, policyBudgetLimits } from '../core/policy/agent-loop-policy.js';
-import { decide, needsJudgement } from '../core/policy/decide.js';
+import { decide, decideUnobserved, needsJudgement } from '../core/policy/decide.js';
 import { policyReadsCriteria } from '../core/policy/policy-reads-criteria.js';
 import type { RetryFeedback, StopDecision } from '../core/policy/stop-decision.js';
 import type { StopEvent } from '../core/policy/stop-event.js';
@@ -22,7 +22,7 @@ import type {
   Verification,
 } from '../core/stop-outcome.js';
 import { nearestName } from '../core/nearest-name.js';
-import { notifyStopEnd } from '../core/stop-observer.js';
+import { notifyDecision, notifyStopEnd } from '../core/stop-observer.js';
 import { isWrapUpTurn } from '../core/wrap-up.js';
 import { parseFinishSignal } from '../providers/parse-finish-signal.js';
 import { askDecisionModel, assertDecisionModelClient, decisionModelSpend } from '../decision-model/check-completion.js';
@@ -176,7 +176,7 @@ class CallFailed extends Error {
  */
 export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
   const outcome = await driveLoop(options);
-  notifyStopEnd({ driver: 'run-agent-loop', outcome });
+  notifyStopEnd({ driver: 'run-agent-loop', outcome, ...(outcome.decision === undefined ? {} : { decision: outcome.decision }) });
   return outcome;
 }
 
@@ -232,9 +232,10 @@ async function driveLoop(options: RunAgentLoopOptions): Promise<StopOutcome> {
         started = true;
         const first: StopEvent = { step: 0, elapsedMs: usage.wallClockMs };
         const initial: StopEvent = needsJudgement(policy, stopState, first) ? { ...first, decisionModel: 'none' } : first;
-        const decided = decide(policy, stopState, initial);
+        const decided = decideUnobserved(policy, stopState, initial);
         if (decided.decision.kind === 'stop') {
           stopState = decided.state;
+          notifyDecision(decided.decision, decided.state.step, decided.state.totals, policy.name);
           if (onDecision !== undefined) await onDecision(decided.decision, initial);
           return end(toStopOutcome(decided.decision, { ...base(), budget: options.limits }));
         }

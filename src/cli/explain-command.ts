@@ -21,7 +21,7 @@ Decides each event (one JSON object a line: { "step", "tests", "probabilities",
 rule that fired with the values it compared, and why each earlier rule did not.
 
 options:
-  --policy FILE  a stop policy document ({ "version": 1, "rules": [...] })
+  --policy FILE  a stop policy document ({ "version": 2, "rules": [...] })
   --json         print the decisions as JSON, one object per event
   -h, --help     show this help
 

@@ -7,13 +7,18 @@ const ALIASES: Readonly<Record<string, string>> = {
   tokensout: 'outputTokens',
   price: 'cost',
   spend: 'cost',
+  // Renamed in stopwise 0.2: the decision model has one name everywhere.
+  judge: 'decisionModel',
+  judgecalls: 'decisionModelCalls',
+  judgecost: 'decisionModelCost',
 };
 
 /**
  * The known name a misspelt one most likely meant, or `undefined` when none
  * is close: the same letters in another case or with `_`/`-`, one name
  * starting with the other (`costUsd` → `cost`), a common synonym
- * (`promptTokens` → `inputTokens`), or few edits apart (at most a third of
+ * (`promptTokens` → `inputTokens`), a name of an earlier release (`judge` →
+ * `decisionModel`), or few edits apart (at most a third of
  * the longer name's length, and never more than 3; a swap of two adjacent
  * letters is one edit). The closest wins, the first on a tie.
  *

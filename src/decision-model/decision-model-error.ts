@@ -45,7 +45,7 @@ export interface DecisionModelErrorJson {
  * try {
  *   await client.evaluate(request);
  * } catch (error) {
- *   if (isDecisionModelError(error) && error.kind === 'rate_limited') scheduleLater(error.retryAfterMs);
+ *   if (DecisionModelError.isInstance(error) && error.kind === 'rate_limited') scheduleLater(error.retryAfterMs);
  *   else throw error;
  * }
  */
@@ -91,7 +91,7 @@ export class DecisionModelError extends Error {
   }
 }
 
-/** True for an `DecisionModelError`, also one from another copy of this package. */
+/** True for a `DecisionModelError`, also one from another copy of this package. */
 export function isDecisionModelError(value: unknown): value is DecisionModelError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
 }

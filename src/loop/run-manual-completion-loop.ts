@@ -36,7 +36,7 @@ export interface ManualCompletionLoopOptions {
 
 /**
  * A manual completion loop: one model step at a time, then the action table
- * (the seed preset of the stop engine, on `runAgentLoop`). A `retry` runs
+ * (the seed preset of the stop engine, decided by `decide`). A `retry` runs
  * another step and hands it the reason; `stop_done` or `handoff_human` ends
  * the loop with the action, the last text and the step number. Reaching the
  * cap ends with `handoff_human` / `hard_cap` and `step` equal to the cap.

@@ -20,7 +20,7 @@ describe('examples/ai-sdk.ts', () => {
       '   step 2: retry (criteria_mid_band)',
       '   step 3: stop_done (tests_and_criteria_passed)',
       '   the model was told before step 2: 1 test failed: paginate > last page. Fix it and run the tests again before you finish.',
-      '   the model was told before step 3: The completion check is not met: acceptanceCovered = 0.55 (each must reach 0.7). Check your work against every acceptance criterion, finish what is missing or say what blocks you.',
+      '   the model was told before step 3: The decision model is not convinced the task is done: acceptanceCovered = 0.55 (each must reach 0.7). Check your work against every acceptance criterion, finish what is missing or say what blocks you.',
       '   ended: stop_done (tests_and_criteria_passed) at step 3, 7 messages in the conversation',
     ]);
   }, 90_000);

@@ -91,7 +91,7 @@ export function retryFeedback(
     for (const name of Object.keys(probabilities)) if ((probabilities[name] as number) < threshold) unmetCriteria.push(name);
     if (unmetCriteria.length > 0 && failed === undefined) {
       sentences.push(
-        `The completion check is not met: ${unmetCriteria.map((name) => `${name} = ${formatProbability(probabilities[name] as number)}`).join(', ')} (each must reach ${formatProbability(threshold)}). ` +
+        `The decision model is not convinced the task is done: ${unmetCriteria.map((name) => `${name} = ${formatProbability(probabilities[name] as number)}`).join(', ')} (each must reach ${formatProbability(threshold)}). ` +
           'Check your work against every acceptance criterion, finish what is missing or say what blocks you.',
       );
     }

@@ -123,7 +123,7 @@ describe('runGenerateTextCompletionLoop', () => {
       {
         type: 'text',
         text: [
-          'The completion check is not met: acceptanceCovered = 0.55 (each must reach 0.7). Check your work against every acceptance criterion, finish what is missing or say what blocks you.',
+          'The decision model is not convinced the task is done: acceptanceCovered = 0.55 (each must reach 0.7). Check your work against every acceptance criterion, finish what is missing or say what blocks you.',
           '',
           `Task: ${TASK}`,
           'Acceptance criteria:',

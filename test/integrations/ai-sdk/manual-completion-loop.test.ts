@@ -75,7 +75,7 @@ describe('runManualCompletionLoop', () => {
     const { model, run } = scriptedLoop({ texts: ['Changed it.', 'Changed it and showed the last page.'], tests: [PASS, PASS], criteria: [UNSURE, SURE] });
     expect(await run).toMatchObject({ action: 'stop_done', step: 2 });
     const second = promptText(model.doGenerateCalls[1]!);
-    expect(second).toContain('The completion check is not met: acceptanceCovered = 0.55 (each must reach 0.7).');
+    expect(second).toContain('The decision model is not convinced the task is done: acceptanceCovered = 0.55 (each must reach 0.7).');
     expect(second).not.toContain('noOpenQuestions');
   });
 

@@ -1,6 +1,6 @@
 import { calibratedStopPolicy } from '../calibrate/calibrated-stop-policy.js';
 import { resolve } from 'node:path';
-import { calibrateThresholds, formatPercent, type CalibrationResult } from '../calibrate/calibrate-thresholds.js';
+import { calibrateThresholds, formatPercent, uncertifiedReason, type CalibrationResult } from '../calibrate/calibrate-thresholds.js';
 import { brierScore, expectedCalibrationError, reliabilityBins } from '../calibrate/calibration-metrics.js';
 import { renderCalibrationReport } from '../calibrate/calibration-report-html.js';
 import { formatLabelledCaseError, isScoredCase, parseLabelledCases, type ScoredCase } from '../calibrate/labelled-case.js';
@@ -244,7 +244,7 @@ function renderText(
     '',
   ];
   if (result.thresholds === null) {
-    out.push('verdict: NOT CERTIFIED (no policy)');
+    out.push(`verdict: NOT CERTIFIED (${uncertifiedReason(result, settings.alpha) ?? ''})`);
   } else {
     out.push(
       `verdict: CERTIFIED  doneThreshold ${result.thresholds.doneThreshold}  midBandLow ${result.thresholds.midBandLow}${result.midBand?.certified === false ? ' (false hand-off target not certified)' : ''}`,

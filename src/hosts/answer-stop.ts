@@ -181,7 +181,8 @@ const FALLBACK_REASON = 'stopwise: the stop was blocked; run the tests and check
  * (and the extra context after a blank line; never an empty reason); a stop
  * with exit `success` lets the agent stop; any other stop, a `continue` (a
  * stop hook cannot keep the agent going without a reason to give it) and a
- * hand-off of the hook's own go to the person.
+ * hand-off of the hook's own go to the person, with the warning, when there
+ * is one, on a line of its own.
  */
 export function encodedStop(answer: StopAnswer, host: HostDescription, cap: BlockCap | undefined): EncodedStop {
   if ('skipped' in answer) return { kind: 'allow' };
@@ -193,7 +194,9 @@ export function encodedStop(answer: StopAnswer, host: HostDescription, cap: Bloc
     return { kind: 'block', reason: reason === '' ? FALLBACK_REASON : reason, ...warning };
   }
   if (decision.kind === 'stop' && decision.exit === 'success') return { kind: 'allow', ...warning };
-  return { kind: 'handoff', message: handOffMessage(decision, host, cap) };
+  // A hand-off is the person's only line: what went wrong on the way (the decision model's error) goes with it.
+  const message = handOffMessage(decision, host, cap);
+  return { kind: 'handoff', message: answer.warning === undefined ? message : `${message}\n${answer.warning}` };
 }
 
 /** What a person reads when the hook lets the agent stop without the checks met. */

@@ -1,5 +1,5 @@
 import type { HostDescription } from './host.js';
-import { blockOrMessage, claudeStyleStop, claudeStyleTool, eventName, nestedEntry, preToolUseAnswer } from './payload.js';
+import { blockOrMessage, claudeStyleStop, claudeStyleTool, eventName, nestedEntry, claudeStyleToolAnswer } from './payload.js';
 
 const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
 /** Claude Code's cap on consecutive Stop blocks when `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` is not set. */
@@ -40,5 +40,5 @@ export const claudeCode: HostDescription = {
     return { kind: 'other', eventName: name };
   },
   encodeStop: blockOrMessage,
-  encodeTool: preToolUseAnswer,
+  encodeTool: claudeStyleToolAnswer,
 };

@@ -1,5 +1,5 @@
 import type { HostDescription } from './host.js';
-import { blockOrMessage, claudeStyleStop, claudeStyleTool, eventName, nestedEntry, preToolUseAnswer } from './payload.js';
+import { blockOrMessage, claudeStyleStop, claudeStyleTool, eventName, nestedEntry, claudeStyleToolAnswer } from './payload.js';
 
 const TOOL_EVENTS = ['PreToolUse', 'PostToolUse'];
 
@@ -33,5 +33,5 @@ export const codex: HostDescription = {
     return { kind: 'other', eventName: name };
   },
   encodeStop: blockOrMessage,
-  encodeTool: preToolUseAnswer,
+  encodeTool: claudeStyleToolAnswer,
 };

@@ -69,7 +69,8 @@ export function decideStopHook(
     ...(options.config?.taskType === undefined ? {} : { taskType: options.config.taskType }),
   };
   const { decision } = decide(policy, state, stopEvent);
-  const warning = checked instanceof Error && decision.kind === 'retry' ? { warning: `stopwise: the decision model could not be asked (${checked.message}); the tests decided on their own.` } : {};
+  // As the hook says it: a model that was asked and could not answer is a warning next to whatever was decided.
+  const warning = checked instanceof Error ? { warning: `stopwise: the decision model could not be asked (${checked.message}); the tests decided on their own.` } : {};
   const encoded = host.encodeStop(encodedStop({ decision, ...contextOf(decision, { task: options.config?.task ?? '', acceptance: options.config?.acceptance ?? [] }), ...warning }, host, cap));
   return encoded.stdout as { readonly decision?: 'block'; readonly reason?: string; readonly systemMessage?: string } | undefined;
 }

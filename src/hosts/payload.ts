@@ -139,13 +139,19 @@ export function blockOrMessage(answer: EncodedStop): HookOutput {
 }
 
 /**
- * Claude Code's and Codex's `PreToolUse` answer: context as
- * `additionalContext`, a refusal as `permissionDecision: "deny"` with its
- * reason. Never `allow`, which would skip the user's permission prompt; other
- * events answer nothing.
+ * Claude Code's and Codex's tool answer: before the call (`PreToolUse`), a
+ * refusal as `permissionDecision: "deny"` with its reason and context as
+ * `additionalContext`, never `allow`, which would skip the user's permission
+ * prompt; after it (`PostToolUse`, `PostToolUseFailure`), the message as
+ * `additionalContext` of that event, which the host passes with the call's
+ * result (a refusal there comes too late to stop the call).
  */
-export function preToolUseAnswer(eventName: string, answer: ToolAnswer): HookOutput {
-  if (answer.kind === 'none' || eventName !== 'PreToolUse') return { exitCode: 0 };
+export function claudeStyleToolAnswer(eventName: string, answer: ToolAnswer): HookOutput {
+  if (answer.kind === 'none') return { exitCode: 0 };
+  if (eventName !== 'PreToolUse') {
+    const message = answer.kind === 'deny' ? answer.reason : answer.message;
+    return { exitCode: 0, stdout: { hookSpecificOutput: { hookEventName: eventName, additionalContext: message } } };
+  }
   if (answer.kind === 'context') return { exitCode: 0, stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: answer.message } } };
   return { exitCode: 0, stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: answer.reason } } };
 }

@@ -63,11 +63,27 @@ export function installHooks(host: HostDescription, existing: unknown, options: 
       added.push(event);
     } else if (found.some((record) => !wanted.includes(entryCommandLine(record)))) {
       // An earlier form of the command (a longer one, or one that let npx download stopwise): the current one replaces it.
-      merged[event] = entries.map((item) => (stopwiseCommands(item, host.name).length > 0 ? fresh : item));
+      merged[event] = entries.map((item) => replaceStopwise(item, fresh, host.name));
       replaced = true;
     }
   }
   return { ok: true, changed: added.length > 0 || replaced, added, replaced, value: { ...root, hooks: merged } };
+}
+
+/**
+ * An entry with its stopwise command replaced by the fresh entry's: an entry
+ * that holds nothing else is replaced whole; one that also holds hooks of the
+ * user's (the Claude Code family and Gemini nest several under `hooks`) keeps
+ * them, and its first stopwise command becomes the fresh one.
+ */
+function replaceStopwise(item: unknown, fresh: Record<string, unknown>, name: HostDescription['name']): unknown {
+  if (stopwiseCommands(item, name).length === 0) return item;
+  const hooks = (item as Record<string, unknown>).hooks;
+  const inner = Array.isArray(fresh.hooks) ? (fresh.hooks as unknown[])[0] : undefined;
+  if (!Array.isArray(hooks) || inner === undefined || hooks.every((hook) => stopwiseCommands(hook, name).length > 0)) return fresh;
+  const first = hooks.findIndex((hook) => stopwiseCommands(hook, name).length > 0);
+  const kept = hooks.flatMap((hook, index) => (index === first ? [inner] : stopwiseCommands(hook, name).length > 0 ? [] : [hook]));
+  return { ...(item as Record<string, unknown>), hooks: kept };
 }
 
 /** The exec form of an entry: `npx` with its arguments, spawned without a shell. */

@@ -32,7 +32,9 @@ export async function runStopHook(host: HostDescription, event: Extract<HookEven
     const encoded = encodedStop(answer, host, cap);
     notifyStopEnd({ driver: 'stop-hook', ...('decision' in answer ? { decision: answer.decision } : {}) });
     const line = encoded.kind === 'handoff' ? encoded.message : encoded.warning;
-    return output(host.encodeStop(encoded), [...warnings, ...(line === undefined ? [] : [line])]);
+    const printed = host.encodeStop(encoded);
+    // A host with no message for the person gets the line on stderr from its own encoder: once is enough.
+    return output(printed, [...warnings, ...(line === undefined || printed.stderr === line ? [] : [line])]);
   };
   const handOff = (message: string, reason: string) => ({ handOff: `stopwise: ${message}; the stop was allowed unchecked. A person should look.`, reason });
   let loaded;

@@ -176,7 +176,7 @@ function recordCall(state: ToolGuardState, event: ToolEvent, options: ToolGuardO
   // Said while the ladder is on its nudges; a finding on progress is said once and never climbs further.
   const nudge = ladder.sightings <= (progress ? 1 : options.ladder.nudges);
   const next = { ...state, stall: observed.state, calls, ladder, totals: nudge ? { ...totals, nudges: totals.nudges + 1 } : totals };
-  return { state: next, answer: nudge ? { kind: 'context', message: nudgeMessage(ladder, finding) } : NONE };
+  return { state: next, answer: nudge ? { kind: 'context', message: nudgeMessage(ladder, finding, progress) } : NONE };
 }
 
 function checkCall(state: ToolGuardState, event: ToolEvent, options: ToolGuardOptions, now: Date): { state: ToolGuardState; answer: ToolAnswer } {
@@ -241,8 +241,10 @@ const INSTEAD: Readonly<Record<StallPattern, string>> = {
   'infrastructure-errors': 'wait before retrying, or report the outage',
 };
 
-function nudgeMessage(ladder: LadderState, finding: StallFinding): string {
-  return `stopwise: ${finding.message} (${ladder.label}, ${finding.repeats} times since step ${ladder.since + 1}.) If you run it again unchanged it will be refused: ${INSTEAD[finding.pattern]}.`;
+function nudgeMessage(ladder: LadderState, finding: StallFinding, progress: boolean): string {
+  // A finding on progress is never refused: the agent is not told that it will be.
+  const next = progress ? `Next: ${INSTEAD[finding.pattern]}.` : `If you run it again unchanged it will be refused: ${INSTEAD[finding.pattern]}.`;
+  return `stopwise: ${finding.message} (${ladder.label}, ${finding.repeats} times since step ${ladder.since + 1}.) ${next}`;
 }
 
 function refusalReason(ladder: LadderState, escalated: boolean): string {

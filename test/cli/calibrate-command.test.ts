@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { decide } from '../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
-import { seedStopPolicy } from '../../src/core/policy/seed-stop-policy.js';
+import { readsCriteria } from '../../src/core/policy/policy-reads-criteria.js';
+import type { RuleCondition, StopPolicyDocument } from '../../src/core/policy/stop-policy-document.js';
 import { initialStopState } from '../../src/core/policy/stop-state.js';
-import type { StopPolicy } from '../../src/core/stop-policy.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const cli = join(root, 'dist', 'bin', 'stopwise.js');
@@ -17,6 +17,26 @@ function run(args: readonly string[]) {
   const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+const folders: string[] = [];
+function tempFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'stopwise-calibrate-'));
+  folders.push(folder);
+  return folder;
+}
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+type Thresholds = { doneThreshold: number; midBandLow: number } | null;
+type Printed = {
+  result: {
+    thresholds: Thresholds;
+    policy: StopPolicyDocument;
+    settings: { seed: number; alpha: number };
+    byTaskType: Record<string, { thresholds: Thresholds; policy: StopPolicyDocument }>;
+  };
+};
 
 describe('stopwise calibrate', () => {
   it('calibrates the bundled example cases and prints the verdict, figures and metrics', () => {
@@ -75,28 +95,32 @@ describe('stopwise calibrate', () => {
   });
 
   it('writes a stop policy document with the calibrated thresholds that replay and decide read, and the same result as JSON', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'stopwise-calibrate-'));
+    const folder = tempFolder();
     const policyPath = join(folder, 'out', 'policy.json');
     const { code, stdout } = run(['calibrate', examples, '--seed', '3', '--alpha', '0.1', '--policy-out', policyPath, '--json']);
     expect(code).toBe(0);
-    const printed = JSON.parse(stdout) as {
-      result: { policy: StopPolicy; settings: { seed: number; alpha: number }; byTaskType: Record<string, { policy: StopPolicy | null }> };
-    };
+    const printed = JSON.parse(stdout) as Printed;
     expect(printed.result.settings).toMatchObject({ seed: 3, alpha: 0.1 });
+    const thresholds = printed.result.thresholds;
+    if (thresholds === null) throw new Error('expected certified thresholds');
     const document = parseStopPolicy(JSON.parse(readFileSync(policyPath, 'utf8')));
-    // The overall rules are the seed preset's with the calibrated thresholds; each task type has its own before them.
-    const overall = seedStopPolicy(printed.result.policy).rules;
-    expect(document.rules.slice(-5).map(({ id, when, then }) => ({ id, when, then }))).toEqual(overall.slice(3).map(({ id, when, then }) => ({ id, when, then })));
+    // The overall rules are the calibrated seed preset's; those that read criteria read no case of a task type with rules of its own.
+    const taskTypes = Object.keys(printed.result.byTaskType);
+    expect(taskTypes.length).toBeGreaterThan(0);
+    const others: RuleCondition = { not: { any: taskTypes.map((taskType) => ({ taskType })) } };
+    for (const rule of printed.result.policy.rules) {
+      const written = document.rules.find((candidate) => candidate.id === rule.id);
+      expect(written?.when, rule.id).toEqual(readsCriteria(rule.when) ? { all: [others, rule.when] } : rule.when);
+      expect(written?.then, rule.id).toEqual(rule.then);
+    }
+    expect(printed.result.policy.rules.find((rule) => rule.id === 'tests_and_criteria_passed')?.when).toEqual({ all: [{ tests: 'passed' }, { criteria: { gte: thresholds.doneThreshold } }] });
     for (const [taskType, group] of Object.entries(printed.result.byTaskType)) {
       const own = document.rules.filter((rule) => rule.id.startsWith(`${taskType}.`));
-      expect(own.length).toBeGreaterThan(0);
-      if (group.policy !== null) {
-        expect(own.find((rule) => rule.id === `${taskType}.tests_and_criteria_passed`)?.when).toEqual({
-          all: [{ taskType }, { all: [{ tests: 'passed' }, { criteria: { gte: group.policy.doneThreshold } }] }],
-        });
-      }
+      expect(own.map((rule) => rule.id)).toEqual(group.policy.rules.filter((rule) => readsCriteria(rule.when)).map((rule) => `${taskType}.${rule.id}`));
+      const success = group.policy.rules.find((rule) => rule.id === 'tests_and_criteria_passed');
+      expect(own.find((rule) => rule.id === `${taskType}.tests_and_criteria_passed`)?.when).toEqual({ all: [{ taskType }, success?.when] });
     }
-    const green = { step: 1, tests: { passed: true, failed: [], ran: 3 }, probabilities: { acceptanceCovered: printed.result.policy.doneThreshold }, output: '' };
+    const green = { step: 1, tests: { passed: true, failed: [], ran: 3 }, probabilities: { acceptanceCovered: thresholds.doneThreshold }, output: '' };
     expect(decide(document, initialStopState(document), green).decision).toMatchObject({ kind: 'stop', exit: 'success', rule: 'tests_and_criteria_passed' });
     const replay = run(['replay', '--policy', policyPath, 'examples/traces', '--json']);
     expect(replay.code).toBe(0);
@@ -117,12 +141,12 @@ describe('stopwise calibrate', () => {
   });
 
   it('exits 0 with the uncertified verdict on too few cases, and writes a document that never stops a run as done', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'stopwise-calibrate-'));
+    const folder = tempFolder();
     const policyPath = join(folder, 'p.json');
     writeFileSync(policyPath, JSON.stringify({ policy: { doneThreshold: 0.5 } }));
     const { code, stdout } = run(['calibrate', 'test/fixtures/cases/too-few.jsonl', '--policy-out', policyPath]);
     expect(code).toBe(0);
-    expect(stdout).toContain('verdict: NOT CERTIFIED (no policy)');
+    expect(stdout).toContain('verdict: NOT CERTIFIED (too few cases: 4 calibration cases; about 65 labelled cases in all would be needed)');
     expect(stdout).toContain("Never stop on the decision model's word alone");
     expect(stdout).toMatch(/About \d+ labelled cases in all/);
     expect(stdout).toContain('nothing was certified, so its rules never stop a run as done');
@@ -135,6 +159,23 @@ describe('stopwise calibrate', () => {
     for (const ran of runs) expect(ran.final.exit).not.toBe('success');
   });
 
+  it('gives the same verdict on its verdict line and in the HTML report', () => {
+    const folder = tempFolder();
+    const verdictOf = (html: string): string => /<p class="verdict [a-z]+">(.*?)<\/p>/.exec(html)?.[1] ?? '';
+    const few = run(['calibrate', 'test/fixtures/cases/too-few.jsonl', '--html', join(folder, 'few.html')]);
+    expect(few.code).toBe(0);
+    const line = /^verdict: NOT CERTIFIED \((.*)\)$/m.exec(few.stdout)?.[1];
+    expect(line).toBe('too few cases: 4 calibration cases; about 65 labelled cases in all would be needed');
+    expect(verdictOf(readFileSync(join(folder, 'few.html'), 'utf8'))).toBe(`Not certified (${line}): never stop on the decision model's word alone`);
+    // The recommendation says the same count.
+    expect(few.stdout).toContain('About 65 labelled cases in all (45 calibration cases) would be needed');
+
+    const certified = run(['calibrate', examples, '--html', join(folder, 'examples.html')]);
+    const chosen = /^verdict: CERTIFIED {2}doneThreshold (0\.\d+) {2}midBandLow (0\.\d+)/m.exec(certified.stdout);
+    expect(chosen).not.toBeNull();
+    expect(verdictOf(readFileSync(join(folder, 'examples.html'), 'utf8'))).toBe(`Certified: doneThreshold <b>${chosen?.[1]}</b>, midBandLow <b>${chosen?.[2]}</b>`);
+  });
+
   it('warns when every case has the same label', () => {
     const { code, stdout } = run(['calibrate', 'test/fixtures/cases/single-class.jsonl', '--holdout', '0']);
     expect(code).toBe(0);
@@ -143,7 +184,7 @@ describe('stopwise calibrate', () => {
   });
 
   it('exits 1 for cases that carry no probabilities', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'stopwise-calibrate-'));
+    const folder = tempFolder();
     const path = join(folder, 'unscored.jsonl');
     writeFileSync(path, '{"task":"t","output":"o","label":"done"}\n');
     const { code, stderr } = run(['calibrate', path]);

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { calibrateStallDetector } from '../../src/calibrate/calibrate-stall-detector.js';
 import { stallCalibrationSentences } from '../../src/calibrate/describe-stall-calibration.js';
 import { renderStallCalibrationReport } from '../../src/calibrate/stall-calibration-report-html.js';
-import { detectStall } from '../../src/index.js';
+import { detectStall } from '../../src/stall/index.js';
 import { labelledStallRuns, stallRunsJsonl } from '../fixtures/stall-runs/labelled-stall-runs.js';
 import { runCli } from './run-cli.js';
 

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { guardClosedPipes, type OutputStream } from '../../src/cli/closed-pipe.js';
-import { CLI } from './run-cli.js';
+import { CLI, HOOK_FREE_ENV } from './run-cli.js';
 
 interface Ended {
   readonly code: number | null;
@@ -41,6 +43,39 @@ function runWriter(closing: 'stdout' | 'stderr'): Promise<{ code: number | null;
     child.on('close', (code) => resolve({ code, other }));
   });
 }
+
+/** Runs `stopwise hook <host>` on a project whose tests fail, with `closing` closed by its reader before the hook answers. */
+async function hookIntoClosedStream(host: string, closing: 'stdout' | 'stderr'): Promise<{ code: number | null; signal: NodeJS.Signals | null; other: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'stopwise-closed-pipe-'));
+  try {
+    writeFileSync(join(dir, 'stopwise.config.json'), JSON.stringify({ tests: { command: "printf 'TAP version 13\\n1..1\\nnot ok 1 - breaks\\n'" } }));
+    const child = spawn(process.execPath, [CLI, 'hook', host], { cwd: dir, env: HOOK_FREE_ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [closed, kept] = closing === 'stdout' ? [child.stdout, child.stderr] : [child.stderr, child.stdout];
+    closed.destroy();
+    let other = '';
+    kept.setEncoding('utf8').on('data', (text: string) => (other += text));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve({ code, signal }));
+    });
+    const stop = host === 'cursor' ? { conversation_id: 'c', hook_event_name: 'stop', status: 'completed', loop_count: 1, cwd: dir } : { session_id: 's', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false };
+    child.stdin.end(JSON.stringify(stop));
+    return { ...(await ended), other };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('a host that stops reading the hook', () => {
+  it('ends stopwise hook quietly when its answer has no reader, and still answers when stderr has none', async () => {
+    const noStdout = await hookIntoClosedStream('claude-code', 'stdout');
+    expect(noStdout).toMatchObject({ code: 0, signal: null });
+    expect(noStdout.other).not.toMatch(/EPIPE|ECONNRESET|\n\s+at /);
+    // Cursor's hand-off after a follow-up goes on stderr: without a reader the answer is still printed
+    const noStderr = await hookIntoClosedStream('cursor', 'stderr');
+    expect(noStderr).toEqual({ code: 0, signal: null, other: '{}\n' });
+  });
+});
 
 describe('a reader that closes its end of the pipe early', () => {
   it('ends stopwise calibrate --json quietly with exit code 0', async () => {

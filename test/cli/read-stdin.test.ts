@@ -1,13 +1,20 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { readStdin } from '../../src/cli/read-stdin.js';
 
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
 const file = (text: string) => {
-  const path = join(mkdtempSync(join(tmpdir(), 'stopwise-stdin-')), 'input.json');
+  const folder = mkdtempSync(join(tmpdir(), 'stopwise-stdin-'));
+  folders.push(folder);
+  const path = join(folder, 'input.json');
   writeFileSync(path, text);
   return openSync(path, 'r');
 };

@@ -8,6 +8,7 @@ export const HOOK_FREE_ENV: NodeJS.ProcessEnv = {
   ...process.env,
   CLAUDE_PROJECT_DIR: undefined,
   CURSOR_PROJECT_DIR: undefined,
+  GEMINI_PROJECT_DIR: undefined,
   CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: undefined,
   NODE_TEST_CONTEXT: undefined,
   SYSTEM_ONE_API_KEY: undefined,

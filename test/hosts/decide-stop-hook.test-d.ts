@@ -1,25 +1,19 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { DoneSignal } from '../../src/core/combine-done-signal.js';
-import { decideStopHook, isStopHookBlock, type StopHookCheck, type StopHookDecision } from '../../src/hosts/decide-stop-hook.js';
-import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
+import type { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
+import { decideStopHook, type StopHookInput } from '../../src/hosts/decide-stop-hook.js';
 
 describe('decideStopHook types', () => {
-  it('takes a completion check as the completion check reports it, an error, or nothing', () => {
-    type Reported = DoneSignal & { readonly probabilities: Readonly<Record<string, number>>; readonly model: string };
-    expectTypeOf<Reported>().toExtend<StopHookCheck>();
-    expectTypeOf<DecisionModelError>().toExtend<StopHookCheck>();
-    expectTypeOf<undefined>().toExtend<StopHookCheck>();
-    expectTypeOf<{ probabilities: Record<string, number> }>().not.toExtend<StopHookCheck>();
+  it("takes the host's input as it comes, the model's probabilities, an error, or nothing", () => {
+    expectTypeOf<{ hook_event_name: 'Stop'; session_id: string; future_field: number[] }>().toExtend<StopHookInput>();
+    expectTypeOf<{ stop_hook_active: 'yes' }>().not.toExtend<StopHookInput>();
+    type Checked = Parameters<typeof decideStopHook>[1];
+    expectTypeOf<{ probabilities: Record<string, number>; model: string }>().toExtend<Checked>();
+    expectTypeOf<DecisionModelError>().toExtend<Checked>();
+    expectTypeOf<undefined>().toExtend<Checked>();
+    expectTypeOf<{ modelSaysDone: boolean }>().not.toExtend<Checked>();
   });
 
-  it('returns a block, a hand-off or undefined, narrowed by isStopHookBlock', () => {
-    const decision = decideStopHook({}, undefined, { passed: true, failed: [], ran: 1 });
-    expectTypeOf(decision).toEqualTypeOf<StopHookDecision>();
-    if (isStopHookBlock(decision)) {
-      expectTypeOf(decision.decision).toEqualTypeOf<'block'>();
-      expectTypeOf(decision.reason).toEqualTypeOf<string>();
-    } else if (decision !== undefined) {
-      expectTypeOf(decision.systemMessage).toEqualTypeOf<string>();
-    }
+  it("returns Claude Code's Stop output, or undefined to let the stop go ahead", () => {
+    expectTypeOf(decideStopHook).returns.toEqualTypeOf<{ readonly decision?: 'block'; readonly reason?: string; readonly systemMessage?: string } | undefined>();
   });
 });

@@ -1,12 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { acquireFileLock, LockTimeoutError } from '../../src/hosts/file-lock.js';
 import { FAKE_CLOCK, onFakeClock, until } from './fake-clock.js';
 
-const scratch = () => join(mkdtempSync(join(tmpdir(), 'stopwise-lock-')), 'state.json');
+const scratches: string[] = [];
+const scratch = () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'stopwise-lock-')), 'state.json');
+  scratches.push(dirname(path));
+  return path;
+};
 
 /** A pid that is certainly not running: a child that already exited. */
 function deadPid(): number {
@@ -17,6 +22,7 @@ function deadPid(): number {
 describe('acquireFileLock', () => {
   afterEach(() => {
     vi.useRealTimers();
+    for (const dir of scratches.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
   it('is exclusive: a second holder waits until the first releases', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createStopPolicy } from '../../src/core/stop-policy.js';
 import { createHookClient, hookCompletionInput } from '../../src/hosts/hook-decision-model.js';
 import { parseStopwiseConfig } from '../../src/hosts/stopwise-config.js';
-import { isDecisionModelError } from '../../src/decision-model/decision-model-error.js';
+import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import type { DecisionModelClient } from '../../src/decision-model/decision-model-client.js';
 import { startLoopbackDecisionModel, systemOneAnswer, type LoopbackReply } from './loopback-decision-model.js';
 
@@ -24,8 +24,9 @@ describe('createHookClient', () => {
   it('returns the error, naming the configuration keys, when the client cannot be made', async () => {
     const made = await createHookClient({ client: 'system-one', apiKeyEnv: 'STOPWISE_TEST_KEY' }, {});
     expect(made).toBeInstanceOf(Error);
-    expect((made as Error).message).toMatch(/STOPWISE_TEST_KEY in the environment, named by judge\.apiKeyEnv/);
-    expect((made as Error).message).toMatch(/judge\.baseURL/);
+    expect((made as Error).message).toBe(
+      'the system-one decision model needs: the key (STOPWISE_TEST_KEY in the environment, named by decisionModel.apiKeyEnv); the base URL (decisionModel.baseURL, or SYSTEM_ONE_BASE_URL in the environment); the model (decisionModel.model, or SYSTEM_ONE_MODEL in the environment)',
+    );
   });
 
   it('makes one request for an error that is not retried and two for one that is (one retry)', async () => {
@@ -35,7 +36,7 @@ describe('createHookClient', () => {
       { STOPWISE_TEST_KEY: 'secret-key-1' },
     )) as DecisionModelClient;
     const error: unknown = await client.evaluate(question).catch((caught: unknown) => caught);
-    expect(isDecisionModelError(error) && error.kind).toBe('auth');
+    expect(DecisionModelError.isInstance(error) && error.kind).toBe('auth');
     expect(String((error as Error).message)).not.toContain('secret-key-1');
     expect(unauthorized.requests).toHaveLength(1);
     await close?.();
@@ -46,7 +47,7 @@ describe('createHookClient', () => {
       { STOPWISE_TEST_KEY: 'secret-key-1' },
     )) as DecisionModelClient;
     const second: unknown = await retried.evaluate(question).catch((caught: unknown) => caught);
-    expect(isDecisionModelError(second) && second.kind).toBe('server');
+    expect(DecisionModelError.isInstance(second) && second.kind).toBe('server');
     expect(overloaded.requests).toHaveLength(2);
   });
 

@@ -1,137 +1,110 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { decide } from '../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
+import type { StopEvent } from '../../src/core/policy/stop-event.js';
 import { initialStopState } from '../../src/core/policy/stop-state.js';
-import { DEFAULT_POLICY } from '../../src/core/stop-policy.js';
+import type { TestEvidence } from '../../src/core/test-evidence.js';
+import type { DecidedStop } from '../../src/hosts/answer-stop.js';
 import { appendHookOutcome, hookStopOutcome } from '../../src/hosts/hook-outcome-record.js';
-import type { HookTestResult, HookTestRunner } from '../../src/hosts/hook-test-runner.js';
-import { runStopHook } from '../../src/hosts/run-stop-hook.js';
-import { parseOutcomeRecords } from '../../src/report/parse-outcome-records.js';
+import type { StopAnswer } from '../../src/hosts/host.js';
+import { newSessionState } from '../../src/hosts/session-state.js';
 
-const attempt = (step: number) => ({ loop: { step, recentFingerprints: [] } });
-const green = { passed: true, failed: [], ran: 12 };
+const NOW = new Date('2026-03-02T10:00:00.000Z');
+const GREEN: TestEvidence = { passed: true, failed: [], ran: 12 };
+const RED: TestEvidence = { passed: false, failed: ['auth > refreshes'], ran: 3 };
+const policy = parseStopPolicy({
+  version: 2,
+  rules: [
+    { id: 'cap', when: { limit: { of: 'steps', max: 3 } }, then: { kind: 'stop', exit: 'limit', reason: 'too_many_stops' } },
+    { id: 'green', when: { tests: 'passed' }, then: { kind: 'stop', exit: 'success', reason: 'green' } },
+    { id: 'nothing', when: { tests: 'no_tests_ran' }, then: { kind: 'stop', exit: 'gave_up', reason: 'nothing_to_check' } },
+    { id: 'red', when: { tests: 'failed' }, then: { kind: 'retry', reason: 'red' } },
+    { id: 'wait', when: { always: true }, then: { kind: 'continue', reason: 'keep_going' } },
+  ],
+});
+const decided = (step: number, event: Omit<StopEvent, 'step'>) => decide(policy, { ...initialStopState(policy), step: step - 1 }, { step, ...event }).decision;
+const stopped = (answer: StopAnswer, step: number, tests?: TestEvidence): DecidedStop => ({ state: newSessionState(NOW), answer, step, ...(tests === undefined ? {} : { tests }) });
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
 
 describe('hookStopOutcome', () => {
-  it('is a success for an allow, a steps limit for a hand-off at the cap, a need_help with the message for any other hand-off', () => {
-    expect(hookStopOutcome({ kind: 'allow', decision: undefined, attempt: attempt(2), evidence: green, lastMessage: 'Done.' }, DEFAULT_POLICY)).toEqual({
+  it("is a success, with what let the agent stop, for a stop with exit success, and the decision's rule", () => {
+    const outcome = hookStopOutcome(stopped({ decision: decided(2, { tests: GREEN }) }, 2, GREEN), { kind: 'allow' }, 'Done.');
+    expect(outcome).toMatchObject({
       exit: 'success',
       note: 'the stop hook let the agent stop: the tests passed (12 ran)',
       steps: 2,
       usage: { steps: 2, wallClockMs: 0, inputTokens: 0, outputTokens: 0, cost: 0, toolErrors: 0 },
       text: 'Done.',
       trace: [],
+      decision: { rule: 'green', reason: 'green' },
     });
-    const capped = hookStopOutcome({ kind: 'handoff', decision: { systemMessage: 'cap' }, attempt: attempt(5), lastMessage: '' }, { maxSteps: 5 });
-    expect(capped).toMatchObject({ exit: 'limit', limit: 'steps', source: 'budget', key: 'maxSteps', used: 5, max: 5, steps: 5 });
-    const stalled = hookStopOutcome({ kind: 'handoff', decision: { systemMessage: 'stopwise: the agent is not making progress' }, attempt: attempt(3), lastMessage: 'x'.repeat(10_000) }, { maxSteps: 5 });
-    expect(stalled).toMatchObject({ exit: 'need_help', question: 'stopwise: the agent is not making progress', waitedMs: 0, steps: 3 });
-    expect(stalled?.text.length).toBe(4000);
-    // a hand-off before any attempt (the tests could not run) is a need_help at step 0
-    expect(hookStopOutcome({ kind: 'handoff', decision: { systemMessage: 'timed out' }, lastMessage: '' }, { maxSteps: 1 })).toMatchObject({ exit: 'need_help', steps: 0 });
   });
 
-  it("is the engine decision's outcome when the answer projects a stop: its exit, its rule, the limit it compared", () => {
-    const policy = parseStopPolicy({
-      version: 1,
-      rules: [
-        { id: 'cap', when: { limit: { of: 'steps', max: 3 } }, then: { kind: 'stop', exit: 'limit', reason: 'too_many_stops' } },
-        { id: 'green', when: { tests: 'passed' }, then: { kind: 'stop', exit: 'success', reason: 'green' } },
-        { id: 'gave_up', when: { tests: 'no_tests_ran' }, then: { kind: 'stop', exit: 'gave_up', reason: 'nothing_to_check' } },
-        { id: 'red', when: { tests: 'failed' }, then: { kind: 'retry', reason: 'red' } },
-      ],
+  it("is the decision's own outcome for any other stop: the limit it compared, or a need for help with the line for the person", () => {
+    expect(hookStopOutcome(stopped({ decision: decided(3, { tests: RED }) }, 3, RED), { kind: 'handoff', message: 'capped' }, '')).toMatchObject({
+      exit: 'limit',
+      limit: 'steps',
+      source: 'budget',
+      key: 'maxSteps',
+      used: 3,
+      max: 3,
+      steps: 3,
+      decision: { rule: 'cap', reason: 'too_many_stops' },
     });
-    const red = { passed: false, failed: ['auth > refreshes'], ran: 3 };
-    const at = (step: number, tests: typeof red) => decide(policy, { ...initialStopState(policy), step: step - 1 }, { step, tests, output: '' }).decision;
-    // The cap is the policy's own (3 stop attempts), not the hook's default maxSteps.
-    const limit = hookStopOutcome({ kind: 'handoff', decision: { systemMessage: 'cap' }, attempt: attempt(3), evidence: red, lastMessage: '', engineDecision: at(3, red) }, DEFAULT_POLICY);
-    expect(limit).toMatchObject({ exit: 'limit', limit: 'steps', key: 'maxSteps', used: 3, max: 3, decision: { rule: 'cap', reason: 'too_many_stops' } });
     const none = { passed: false, failed: [], ran: 0 };
-    const gaveUp = hookStopOutcome({ kind: 'handoff', decision: { systemMessage: 'nothing ran' }, attempt: attempt(1), evidence: none, lastMessage: '', engineDecision: at(1, none) }, DEFAULT_POLICY);
-    expect(gaveUp).toMatchObject({ exit: 'gave_up', decision: { rule: 'gave_up' } });
-    const success = hookStopOutcome({ kind: 'allow', decision: undefined, attempt: attempt(1), evidence: green, lastMessage: '', engineDecision: at(1, green) }, DEFAULT_POLICY);
-    expect(success).toMatchObject({ exit: 'success', note: 'the stop hook let the agent stop: the tests passed (12 ran)', decision: { rule: 'green' } });
-    // A retry the block cap turned into a hand-off is a need_help with the message, and keeps the decision.
-    const capped = hookStopOutcome({ kind: 'handoff', decision: { systemMessage: 'blocked twice' }, attempt: attempt(2), evidence: red, lastMessage: '', engineDecision: at(2, red) }, DEFAULT_POLICY);
-    expect(capped).toMatchObject({ exit: 'need_help', question: 'blocked twice', decision: { kind: 'retry', rule: 'red' } });
+    expect(hookStopOutcome(stopped({ decision: decided(1, { tests: none }) }, 1, none), { kind: 'handoff', message: 'nothing ran' }, '')).toMatchObject({ exit: 'gave_up', decision: { rule: 'nothing' } });
   });
 
-  it('is nothing for a block, and for a stop the hook did not decide', () => {
-    expect(hookStopOutcome({ kind: 'block', decision: { decision: 'block', reason: 'r' }, attempt: attempt(1), lastMessage: '' }, DEFAULT_POLICY)).toBeUndefined();
-    expect(hookStopOutcome({ kind: 'allow', decision: undefined, lastMessage: '' }, DEFAULT_POLICY)).toBeUndefined();
+  it("is a need for help, asked of nobody, for a hand-off of the hook's own and for a continue, the line for the person as its question", () => {
+    const own = hookStopOutcome(stopped({ handOff: 'stopwise: the tests timed out', reason: 'tests_timed_out' }, 1), { kind: 'handoff', message: 'stopwise: the tests timed out' }, 'x'.repeat(10_000));
+    expect(own).toMatchObject({ exit: 'need_help', question: 'stopwise: the tests timed out', waitedMs: 0, steps: 1 });
+    expect(own).not.toHaveProperty('decision');
+    expect(own?.text).toHaveLength(4000);
+    const waiting = decide(parseStopPolicy({ version: 2, rules: [{ id: 'wait', when: { always: true }, then: { kind: 'continue', reason: 'keep_going' } }] }), initialStopState(policy), { step: 1 }).decision;
+    expect(hookStopOutcome(stopped({ decision: waiting }, 1), { kind: 'handoff', message: 'stopwise: the policy did not decide' }, '')).toMatchObject({
+      exit: 'need_help',
+      question: 'stopwise: the policy did not decide',
+      waitedMs: 0,
+      decision: { kind: 'continue', rule: 'wait' },
+    });
   });
 
-  it('turns a file it cannot append to into a warning, never a rejection', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'stopwise-hook-outcomes-'));
-    writeFileSync(join(folder, 'plain'), '');
-    const warning = await appendHookOutcome(join(folder, 'plain', 'o.jsonl'), { kind: 'allow', decision: undefined, attempt: attempt(1), lastMessage: '' }, { policy: DEFAULT_POLICY, at: new Date(0) });
-    expect(warning).toMatch(/^stopwise: the outcome of this stop could not be appended to .*plain\/o\.jsonl \(.*\); the stop itself is not affected\.$/);
+  it('is nothing for a block, whose run goes on, and for a stop the hook did not check', () => {
+    expect(hookStopOutcome(stopped({ decision: decided(1, { tests: RED }) }, 1, RED), { kind: 'block', reason: 'r' }, '')).toBeUndefined();
+    expect(hookStopOutcome(stopped({ skipped: 'the run ended aborted' }, 1), { kind: 'allow' }, '')).toBeUndefined();
   });
 });
 
-function runner(results: HookTestResult[]): HookTestRunner {
-  return {
-    async run() {
-      const next = results.shift();
-      if (next === undefined) throw new Error('no more scripted test results');
-      return next;
-    },
-  };
-}
-
-describe('the stop hook with outcomesFile', () => {
-  it('appends a record when it lets a stop through or hands off, none when it blocks', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'stopwise-hook-outcomes-'));
-    writeFileSync(join(dir, 'stopwise.config.json'), JSON.stringify({ tests: { command: 'unused' }, outcomesFile: 'logs/outcomes.jsonl', policy: { maxSteps: 3 } }));
-    const red = { passed: false, failed: ['auth > login'], ran: 4 };
-    const testRunner = runner([
-      { outcome: 'ran', evidence: red },
-      { outcome: 'ran', evidence: { ...green, ran: 4 } },
-      { outcome: 'ran', evidence: red },
-      { outcome: 'ran', evidence: { ...red, failed: ['auth > logout'] } },
-    ]);
-    let clock = Date.UTC(2026, 2, 2, 10);
-    const options = { env: {}, testRunner, now: () => new Date(clock) };
-    const minuteLater = () => (clock += 60_000);
-    const stdin = (session: string) => JSON.stringify({ session_id: session, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'I am done.' });
-    const file = join(dir, 'logs', 'outcomes.jsonl');
-
-    expect(JSON.parse((await runStopHook('claude-code', stdin('a'), options)).stdout)).toMatchObject({ decision: 'block' });
-    expect(existsSync(file)).toBe(false);
-    minuteLater();
-    expect((await runStopHook('claude-code', stdin('a'), options)).stdout).toBe('');
-    minuteLater();
-    expect(JSON.parse((await runStopHook('claude-code', stdin('b'), options)).stdout)).toMatchObject({ decision: 'block' });
-    minuteLater();
-    const handoff = await runStopHook('claude-code', stdin('b'), options);
-    expect(JSON.parse(handoff.stdout)).toMatchObject({ systemMessage: expect.stringMatching(/still fail/) });
-
-    const read = parseOutcomeRecords(readFileSync(file, 'utf8'), file);
-    expect(read.ok).toBe(true);
-    if (!read.ok) return;
-    expect(read.runs.map((run) => [run.outcome.exit, run.outcome.steps])).toEqual([
-      ['success', 2],
-      ['need_help', 2],
-    ]);
-    expect(read.runs[1]?.outcome.note).toMatch(/^stopwise: the tests still fail after the agent was asked to fix them/);
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { at: string; outcome: { text: string } });
-    expect(lines.map((line) => line.at)).toEqual(['2026-03-02T10:01:00.000Z', '2026-03-02T10:03:00.000Z']);
-    expect(lines[0]?.outcome.text).toBe('I am done.');
+describe('appendHookOutcome', () => {
+  it('appends one line the report reads, with the time and the task type', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-hook-outcome-'));
+    folders.push(dir);
+    const file = join(dir, 'logs/outcomes.jsonl');
+    const outcome = hookStopOutcome(stopped({ decision: decided(1, { tests: GREEN }) }, 1, GREEN), { kind: 'allow' }, 'Done.');
+    if (outcome === undefined) throw new Error('no outcome');
+    expect(await appendHookOutcome(file, outcome, { at: NOW, taskType: 'bugfix' })).toBeUndefined();
+    expect(await appendHookOutcome(file, outcome, { at: NOW })).toBeUndefined();
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ at: NOW.toISOString(), taskType: 'bugfix', outcome: { exit: 'success', text: 'Done.' } });
+    expect(lines[1]).not.toHaveProperty('taskType');
   });
 
-  it('warns and still answers when the outcomes file cannot be written', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'stopwise-hook-outcomes-'));
-    mkdirSync(join(dir, 'outcomes.jsonl'));
-    writeFileSync(join(dir, 'stopwise.config.json'), JSON.stringify({ tests: { command: 'unused' }, outcomesFile: 'outcomes.jsonl' }));
-    const run = await runStopHook(
-      'codex',
-      JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'Stop', last_assistant_message: 'done' }),
-      { env: {}, testRunner: runner([{ outcome: 'ran', evidence: green }]) },
+  it('turns a file it cannot append to into a warning, never a rejection', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopwise-hook-outcome-'));
+    folders.push(dir);
+    writeFileSync(join(dir, 'plain'), '');
+    const outcome = hookStopOutcome(stopped({ handOff: 'stopwise: look', reason: 'deadline' }, 1), { kind: 'handoff', message: 'stopwise: look' }, '');
+    if (outcome === undefined) throw new Error('no outcome');
+    expect(await appendHookOutcome(join(dir, 'plain/o.jsonl'), outcome, { at: NOW })).toMatch(
+      /^stopwise: the outcome of this stop could not be appended to .*plain\/o\.jsonl \(.*\); the stop itself is not affected\.$/,
     );
-    expect(run.exitCode).toBe(0);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^stopwise: the outcome of this stop could not be appended to .*outcomes\.jsonl \(EISDIR.*\); the stop itself is not affected\.\n$/);
   });
 });

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_FREE_ENV, runCli } from '../cli/run-cli.js';
 
 const SETUP = join(import.meta.dirname, '../fixtures/otel/hook-telemetry-setup.mjs');
@@ -11,10 +11,16 @@ interface Recorded {
   metrics: { name: string; points: { attributes: Record<string, unknown>; value: unknown }[] }[];
 }
 
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
 /** Runs `stopwise hook claude-code` as a child process with the SDK set up by `--import`, and reads what it recorded. */
 async function hookWithTelemetry(tests: string): Promise<{ stdout: string; recorded: Recorded }> {
   const dir = mkdtempSync(join(tmpdir(), 'stopwise-otel-hook-'));
-  writeFileSync(join(dir, 'stopwise.config.json'), JSON.stringify({ tests: { command: 'sh run-tests.sh' }, judge: { client: 'none' } }));
+  folders.push(dir);
+  writeFileSync(join(dir, 'stopwise.config.json'), JSON.stringify({ tests: { command: 'sh run-tests.sh' }, decisionModel: { client: 'none' } }));
   writeFileSync(join(dir, 'run-tests.sh'), `${tests}\n`);
   const out = join(dir, 'telemetry.json');
   const input = JSON.stringify({ session_id: 'otel', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Fixed.' });
@@ -40,13 +46,13 @@ describe('stop telemetry in the `stopwise hook` command', () => {
       },
     ]);
     expect(green.recorded.metrics.find((metric) => metric.name === 'stopwise.stops')?.points).toEqual([
-      { attributes: { 'stopwise.exit': 'success', 'stopwise.reason': 'stop_allowed', 'stopwise.task_type': 'hook-task' }, value: 1 },
+      { attributes: { 'stopwise.exit': 'success', 'stopwise.reason': 'tests_passed', 'stopwise.task_type': 'hook-task' }, value: 1 },
     ]);
 
     const red = await hookWithTelemetry("printf 'TAP version 13\\n1..1\\nnot ok 1 - login works\\n'; exit 1");
     expect(JSON.parse(red.stdout)).toMatchObject({ decision: 'block' });
     expect(red.recorded.spans.map((span) => [span.name, span.attributes['stopwise.decision.kind'], span.attributes['stopwise.reason']])).toEqual([
-      ['stopwise.stop', 'retry', 'stop_blocked'],
+      ['stopwise.stop', 'retry', 'tests_failed'],
     ]);
     expect(red.recorded.metrics.find((metric) => metric.name === 'stopwise.stops')?.points ?? []).toEqual([]);
   });

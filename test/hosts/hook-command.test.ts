@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { entryCommandLine, hookCommand, isStopwiseCommand, launcherPath, launcherScript, stopwiseCommands } from '../../src/hosts/hook-command.js';
+import { HOOK_HOSTS, HOSTS } from '../../src/hosts/host.js';
+import { contract, payloadText } from './host-fixtures.js';
+
+const REPO = join(import.meta.dirname, '../..');
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'stopwise-launcher-'));
+  folders.push(dir);
+  return dir;
+}
+
+/** Writes a host's launcher into `project` as `init` does. */
+function writeLauncher(project: string, host: (typeof HOOK_HOSTS)[number]): string {
+  const path = join(project, launcherPath(HOSTS[host]));
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, launcherScript(HOSTS[host]));
+  return path;
+}
+
+/** Links this checkout as the stopwise install of `dir`'s node_modules. */
+function install(dir: string): void {
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(REPO, join(dir, 'node_modules/stopwise'), 'dir');
+}
+
+/**
+ * Runs a launcher as a host does, with an `npx` on PATH that only records that it ran; stdin (by default not JSON,
+ * so that stopwise, when it runs, says so) as given.
+ */
+function runLauncher(path: string, cwd: string, input = 'not json'): { status: number | null; stdout: string; stderr: string; npxRan: boolean } {
+  const bin = folder();
+  const marker = join(bin, 'npx-ran');
+  writeFileSync(join(bin, 'npx'), `#!/bin/sh\ntouch '${marker}'\n`);
+  chmodSync(join(bin, 'npx'), 0o755);
+  const run = spawnSync('sh', [path], { cwd, input, encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: cwd } });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, npxRan: existsSync(marker) };
+}
+
+describe('launcherPath and hookCommand', () => {
+  it('puts the launcher beside the settings file, and runs it with sh through the project folder variable when the host sets one', () => {
+    expect(HOOK_HOSTS.map((name) => launcherPath(HOSTS[name]))).toEqual([
+      '.claude/stopwise.sh',
+      '.codex/stopwise.sh',
+      '.cursor/stopwise.sh',
+      '.github/hooks/stopwise.sh',
+      '.gemini/stopwise.sh',
+    ]);
+    expect(hookCommand(HOSTS['claude-code'], 'darwin')).toBe('sh "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh');
+    expect(hookCommand(HOSTS.codex, 'linux')).toBe('sh .codex/stopwise.sh');
+    // Gemini substitutes a bare $GEMINI_PROJECT_DIR itself; the braced form with a default is left to the shell.
+    expect(hookCommand(HOSTS.gemini, 'linux')).toBe('sh "${GEMINI_PROJECT_DIR:-.}"/.gemini/stopwise.sh');
+    for (const name of HOOK_HOSTS) expect(hookCommand(HOSTS[name], 'win32')).toBe(`npx --offline --no-install stopwise hook ${name}`);
+  });
+});
+
+describe('the launcher', () => {
+  it.each(HOOK_HOSTS)("runs the %s hook of the project's own install with node, from any folder, never npx", (name) => {
+    const project = folder();
+    install(project);
+    const launcher = writeLauncher(project, name);
+    mkdirSync(join(project, 'src/deep'), { recursive: true });
+    for (const cwd of [project, join(project, 'src/deep')]) {
+      const run = runLauncher(launcher, cwd);
+      expect(run.stderr).toMatch(new RegExp(`^stopwise hook ${name}: stdin is not valid JSON`));
+      expect(run.status).toBe(HOSTS[name].unreadableExitCode);
+      expect(run.npxRan).toBe(false);
+    }
+  });
+
+  it('walks up to six folders above the project for node_modules (an install hoisted to a workspace root), and no further', () => {
+    const root = folder();
+    install(root);
+    const six = join(root, 'a/b/c/d/e/f');
+    const seven = join(root, 'a/b/c/d/e/f/g');
+    mkdirSync(seven, { recursive: true });
+    const found = runLauncher(writeLauncher(six, 'codex'), six);
+    expect(found.stderr).toMatch(/^stopwise hook codex: stdin is not valid JSON/);
+    const beyond = runLauncher(writeLauncher(seven, 'codex'), seven);
+    expect(beyond.stderr).toMatch(/^stopwise: not installed in this project \(npm i -D stopwise\)/);
+  });
+
+  it.each(HOOK_HOSTS)('says in one line how to install stopwise where it is not installed, and which part of the %s hook did not run; it lets the stop or the call go ahead and downloads nothing', (name) => {
+    const project = join(folder(), 'a/b/c/d/e/f/g/project');
+    mkdirSync(project, { recursive: true });
+    const launcher = writeLauncher(project, name);
+    const spec = contract(name);
+    const said = (file: string) => {
+      const run = runLauncher(launcher, project, payloadText(name, file, project));
+      expect(run.stdout).toBe('');
+      expect(run.status).toBe(HOSTS[name].unreadableExitCode);
+      expect(run.npxRan).toBe(false);
+      return run.stderr;
+    };
+    expect(said(spec.session.stop)).toBe('stopwise: not installed in this project (npm i -D stopwise); the stop hook did not run, the stop goes ahead unchecked\n');
+    for (const file of [spec.session.pre, spec.session.post]) expect(said(file), file).toBe('stopwise: not installed in this project (npm i -D stopwise); the tool guard did not check this call\n');
+  });
+});
+
+describe('isStopwiseCommand and stopwiseCommands', () => {
+  it('recognises the launcher and every form of `stopwise hook <host>`, for that host only', () => {
+    for (const name of HOOK_HOSTS) {
+      expect(isStopwiseCommand({ command: hookCommand(HOSTS[name], 'linux') }, name)).toBe(true);
+      expect(isStopwiseCommand({ command: hookCommand(HOSTS[name], 'win32') }, name)).toBe(true);
+    }
+    expect(isStopwiseCommand({ command: 'npx', args: ['--offline', '--no-install', 'stopwise', 'hook', 'claude-code'] }, 'claude-code')).toBe(true);
+    expect(isStopwiseCommand({ command: 'node_modules/.bin/stopwise hook claude-code' }, 'claude-code')).toBe(true);
+    expect(isStopwiseCommand({ type: 'command', bash: 'npx stopwise hook copilot', powershell: 'npx stopwise hook copilot' }, 'copilot')).toBe(true);
+    expect(isStopwiseCommand({ command: 'npx stopwise hook codex' }, 'claude-code')).toBe(false);
+    expect(isStopwiseCommand({ command: 'npx stopwise hook claude-codex' }, 'claude-code')).toBe(false);
+    expect(isStopwiseCommand({ command: './scripts/notify.sh' }, 'claude-code')).toBe(false);
+    expect(isStopwiseCommand({ command: 'sh my-stopwise.sh.bak' }, 'claude-code')).toBe(false);
+  });
+
+  it('finds the stopwise records of an entry, nested or flat, and none in anything else', () => {
+    const ours = { type: 'command', command: 'sh .codex/stopwise.sh', timeout: 330 };
+    const theirs = { type: 'command', command: './notify.sh' };
+    expect(stopwiseCommands({ hooks: [theirs, ours] }, 'codex')).toEqual([ours]);
+    expect(stopwiseCommands(ours, 'codex')).toEqual([ours]);
+    for (const entry of [theirs, null, 'sh .codex/stopwise.sh', [ours], { hooks: 'x' }]) expect(stopwiseCommands(entry, 'codex')).toEqual([]);
+  });
+
+  it("reads an entry's whole command line: the command, its arguments, Copilot's bash and powershell", () => {
+    expect(entryCommandLine({ command: 'npx', args: ['stopwise', 7, 'hook'] })).toBe('npx stopwise hook');
+    expect(entryCommandLine({ bash: 'sh a.sh', powershell: 'npx b' })).toBe(' sh a.sh npx b');
+    expect(entryCommandLine({})).toBe('');
+  });
+});

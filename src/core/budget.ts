@@ -1,5 +1,5 @@
 import { budgetRules } from './policy/agent-loop-policy.js';
-import { decide } from './policy/decide.js';
+import { decideUnobserved } from './policy/decide.js';
 import { parseStopPolicy } from './policy/parse-stop-policy.js';
 import { STOP_POLICY_VERSION, type StopPolicyDocument } from './policy/stop-policy-document.js';
 import { initialStopState } from './policy/stop-state.js';
@@ -106,7 +106,7 @@ export function checkBudget(limits: BudgetLimits, usage: Partial<BudgetUsage>): 
     elapsedMs: counted.wallClockMs,
     usage: { inputTokens: counted.inputTokens, outputTokens: counted.outputTokens, cost: counted.cost, toolErrors: counted.toolErrors },
   };
-  const { decision } = decide(policy, initialStopState(policy), event);
+  const { decision } = decideUnobserved(policy, initialStopState(policy), event);
   if (decision.kind !== 'stop') return { ok: true };
   const key = decision.rule as keyof BudgetLimits;
   const entry = LIMIT_ORDER.find(([name]) => name === key) as readonly [keyof BudgetLimits, BudgetLimitKind];

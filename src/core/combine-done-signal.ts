@@ -1,6 +1,6 @@
 import type { CriterionProbabilities } from './criterion-probabilities.js';
 import { lowestCriterion } from './criterion-probabilities.js';
-import { decide } from './policy/decide.js';
+import { decideUnobserved } from './policy/decide.js';
 import { parseStopPolicy } from './policy/parse-stop-policy.js';
 import { STOP_POLICY_VERSION, type StopPolicyDocument } from './policy/stop-policy-document.js';
 import { initialStopState } from './policy/stop-state.js';
@@ -63,7 +63,7 @@ export function combineDoneSignal(
   assertTestEvidence(tests);
   lowestCriterion(probabilities);
   const document = doneSignalPolicy(policy.doneThreshold);
-  const { decision } = decide(document, initialStopState(document), { step: 1, tests, probabilities });
+  const { decision } = decideUnobserved(document, initialStopState(document), { step: 1, tests, probabilities });
   const lowestProbability = decision.values.lowestProbability as number;
   const modelSaysDone = MODEL_DONE.has(decision.rule);
   switch (decision.reason) {

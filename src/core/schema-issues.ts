@@ -56,9 +56,11 @@ export function schemaProblems(schema: z.ZodMiniType, issues: readonly z.core.$Z
   for (const issue of issues as unknown as readonly Issue[]) explain(schema as unknown as Node, issue, [], value, problems);
   // One line per problem: a union that fails the same way in two branches reports it once.
   const seen = new Set<string>();
+  // An empty text is also a blank one: it is said once, as empty.
+  const empty = new Set(problems.filter((problem) => problem.message.startsWith('must not be empty')).map((problem) => problem.path));
   return problems.filter((problem) => {
     const key = `${problem.path}\0${problem.message}`;
-    if (seen.has(key)) return false;
+    if (seen.has(key) || (empty.has(problem.path) && problem.message.startsWith('must be a non-blank text'))) return false;
     seen.add(key);
     return true;
   });
@@ -102,6 +104,10 @@ function explain(root: Node, issue: Issue, prefix: readonly PropertyKey[], value
       const values = issue.values ?? [];
       const near = typeof input === 'string' ? nearestName(input, values.filter((v): v is string => typeof v === 'string')) : undefined;
       const expected = values.length === 1 ? `must be ${JSON.stringify(values[0])}` : `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
+      if (input === undefined && !values.includes(undefined)) {
+        problems.push({ path: at, message: `required (${values.length === 1 ? JSON.stringify(values[0]) : `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`})` });
+        return;
+      }
       problems.push({ path: at, message: `${expected}${got}${near === undefined ? '' : ` (did you mean "${near}"?)`}` });
       return;
     }
@@ -203,6 +209,12 @@ function explainUnion(root: Node, issue: Issue, path: readonly PropertyKey[], va
   const literal = literalField(options);
   if (literal !== undefined && typeof input === 'object' && input !== null && !Array.isArray(input)) {
     const given = (input as Record<string, unknown>)[literal.key];
+    // A tag that names a branch picks it: `{ kind: 'retry' }` without its reason is a retry missing a field.
+    const tagged = typeof given === 'string' ? literal.values.indexOf(given) : -1;
+    if (tagged >= 0 && (branches[tagged]?.length ?? 0) > 0) {
+      for (const inner of branches[tagged] ?? []) explain(root, inner, path, value, problems);
+      return;
+    }
     const near = typeof given === 'string' ? nearestName(given, literal.values) : undefined;
     problems.push({
       path: formatPath([...path, literal.key]),
@@ -332,9 +344,25 @@ function child(node: Node, key: PropertyKey, value: unknown): Node | undefined {
 /** The keys the schema knows for the object at `path`, `$schema` left out; `undefined` when it is not an object. */
 function knownKeys(root: Node, path: readonly PropertyKey[], value: unknown): string[] | undefined {
   const node = nodeAt(root, path, value);
-  const shape = node?._zod.def.shape;
+  const shape = node === undefined ? undefined : (node._zod.def.shape ?? objectOption(node, valueAt(value, path)));
   if (shape === undefined) return undefined;
   return Object.keys(shape).filter((key) => !key.startsWith('$'));
+}
+
+/**
+ * The shape of the object branch of a union that `value` is meant for: the
+ * one its tag names (`detector: 'step_history'`), or the only object branch
+ * (a pattern's options, or `false` to turn it off).
+ */
+function objectOption(node: Node, value: unknown): Readonly<Record<string, Node>> | undefined {
+  const options = node._zod.def.type === 'union' ? node._zod.def.options : undefined;
+  if (options === undefined) return undefined;
+  const shapes = options.map((option) => unwrap(option)._zod.def.shape).filter((shape) => shape !== undefined);
+  if (shapes.length === 1) return shapes[0];
+  const literal = shapes.length === options.length ? literalField(options) : undefined;
+  if (literal === undefined || typeof value !== 'object' || value === null) return undefined;
+  const index = literal.values.indexOf((value as Record<string, unknown>)[literal.key] as string);
+  return index < 0 ? undefined : shapes[index];
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {

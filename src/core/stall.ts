@@ -1,4 +1,4 @@
-import { decide } from './policy/decide.js';
+import { decideUnobserved } from './policy/decide.js';
 import { parseStopPolicy } from './policy/parse-stop-policy.js';
 import { STOP_POLICY_VERSION, type StopPolicyDocument } from './policy/stop-policy-document.js';
 import { seedStep } from './seed-step.js';
@@ -27,7 +27,7 @@ export function isStalled(fingerprints: readonly string[], window: number = STAL
     documents.set(window, document);
   }
   const { state, event } = seedStep(document, { step: 1, recentFingerprints: fingerprints.slice(-window) }, NO_TESTS);
-  return decide(document, state, event).decision.kind === 'stop';
+  return decideUnobserved(document, state, event).decision.kind === 'stop';
 }
 
 /**

@@ -37,9 +37,10 @@ export const stopPolicyNumbersSchema = z
     stallRounds: z.exactOptional(z.int().check(z.positive())),
   })
   .check(
-    z.refine((numbers) => (numbers.midBandLow ?? MID_BAND_LOW) <= (numbers.doneThreshold ?? MIN_CRITERION_PROBABILITY), {
-      message: 'must not be above doneThreshold',
-      path: ['midBandLow'],
+    z.superRefine((numbers, context) => {
+      const low = numbers.midBandLow ?? MID_BAND_LOW;
+      const done = numbers.doneThreshold ?? MIN_CRITERION_PROBABILITY;
+      if (low > done) context.addIssue({ code: 'custom', message: `must not be above doneThreshold (${low} > ${done})`, path: ['midBandLow'], input: low });
     }),
   );
 

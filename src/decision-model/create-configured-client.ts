@@ -43,7 +43,7 @@ export interface ConfiguredClientOptions {
   readonly http?: HttpClientOptions;
 }
 
-/** The client {@link createConfiguredClient} builds: an `DecisionModelClient` that names its model and address. */
+/** The client {@link createConfiguredClient} builds: a `DecisionModelClient` that names its model and address. */
 export interface ConfiguredClient extends DecisionModelClient {
   readonly client: DecisionModelClientName;
   readonly model: string;

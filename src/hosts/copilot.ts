@@ -108,7 +108,17 @@ function namedEvent(payload: Payload, name: string): HookEvent {
     return { kind: 'tool', ...at, tool: { phase: 'post', ...call, ...(output === undefined ? {} : { output }) } };
   }
   const fields = result as Payload;
-  const output = text(fields, 'textResultForLlm', 'text_result_for_llm') ?? resultText(fields.content);
+  const body = text(fields, 'textResultForLlm', 'text_result_for_llm') ?? resultText(fields.content);
   const type = text(fields, 'resultType', 'result_type');
-  return { kind: 'tool', ...at, tool: { phase: 'post', ...call, ...(output === undefined ? {} : { output }), ...(type === undefined ? {} : { error: type !== 'success' }) } };
+  // A shell call's result is "success" whatever the command did; its text ends with the shell's id (new at every call)
+  // and the exit code, which is what says whether it failed.
+  const trailer = body === undefined ? null : SHELL_TRAILER.exec(body);
+  if (trailer !== null && body !== undefined) {
+    const exitCode = Number(trailer[1]);
+    return { kind: 'tool', ...at, tool: { phase: 'post', ...call, output: body.slice(0, trailer.index), exitCode, error: exitCode !== 0 } };
+  }
+  return { kind: 'tool', ...at, tool: { phase: 'post', ...call, ...(body === undefined ? {} : { output: body }), ...(type === undefined ? {} : { error: type !== 'success' }) } };
 }
+
+/** How Copilot CLI ends a shell call's result: `<shellId: 7 completed with exit code 1>`. */
+const SHELL_TRAILER = /\s*<shellId: [^>]* completed with exit code (-?\d+)>\s*$/;

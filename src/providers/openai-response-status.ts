@@ -43,9 +43,9 @@ export function mapOpenAIResponseStatus(response: OpenAIResponseLike): Generatio
     case 'incomplete':
       switch (raw.incompleteReason) {
         case 'max_output_tokens':
-          return providerStep('token_limit', `generation cut short at the provider's token limit (${String(raw)})`, raw);
+          return providerStep('token_limit', `generation cut short at the provider's token limit (${raw.incompleteReason})`, raw);
         case 'max_messages':
-          return providerStep('step_limit', `the provider's limit of tool calls or messages was reached (${String(raw)})`, raw);
+          return providerStep('step_limit', `the provider's limit of tool calls or messages was reached (${raw.incompleteReason})`, raw);
         case 'content_filter':
           return giveUpStep('content filtered', raw);
         case 'steered':

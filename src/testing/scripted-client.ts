@@ -5,7 +5,7 @@ import { validateAnswers } from '../decision-model/validate-answers.js';
 /** One scripted answer set: P(true) per question name. */
 export type ScriptedAnswers = Readonly<Record<string, number>>;
 
-/** What a scripted call does: answer with probabilities, or reject with an `DecisionModelError`. */
+/** What a scripted call does: answer with probabilities, or reject with a `DecisionModelError`. */
 export type ScriptedReply = ScriptedAnswers | DecisionModelError;
 
 /** A script: replies used call by call, or a function of the request and the call index (from 0). */

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { CompletionAction, EvidenceAction } from '../../src/core/completion-action.js';
-import { decideCompletionAction, decideFromEvidence } from '../../src/core/decide-completion-action.js';
+import { decideCompletionAction } from '../../src/core/decide-completion-action.js';
 
 describe('CompletionAction types', () => {
   it('narrows on action and reason', () => {
@@ -22,10 +22,9 @@ describe('CompletionAction types', () => {
     if (action.action === 'stop_done') expectTypeOf(action.values.lowestProbability).toBeNumber();
   });
 
-  it('gives decideFromEvidence only the rules 1 to 3', () => {
-    const early = decideFromEvidence({ passed: true, failed: [], ran: 0 }, { step: 1, recentFingerprints: [] });
-    expectTypeOf(early).toEqualTypeOf<EvidenceAction | undefined>();
-    if (early !== undefined) expectTypeOf(early.reason).toEqualTypeOf<'hard_cap' | 'stalled' | 'no_tests_ran'>();
+  it('names the actions that evidence and loop state decide alone: rules 1 to 3', () => {
+    expectTypeOf<EvidenceAction['reason']>().toEqualTypeOf<'hard_cap' | 'stalled' | 'no_tests_ran'>();
+    expectTypeOf<EvidenceAction['rule']>().toEqualTypeOf<1 | 2 | 3>();
   });
 
   it('keeps actions readonly', () => {

@@ -53,7 +53,7 @@ const TABLE: Readonly<Record<string, { readonly [V in StopVocabulary]: ExternalS
 
 /** A real decision of `decide` for a one-rule policy that stops on a limit. */
 function limitDecision(of: LimitName): StopDecision {
-  const policy = parseStopPolicy({ version: 1, rules: [{ id: 'cap', when: { limit: { of, max: 1 } }, then: { kind: 'stop', exit: 'limit', reason: `max_${of}` } }] });
+  const policy = parseStopPolicy({ version: 2, rules: [{ id: 'cap', when: { limit: { of, max: 1 } }, then: { kind: 'stop', exit: 'limit', reason: `max_${of}` } }] });
   const usage = { inputTokens: 2, outputTokens: 2, cost: 2, toolErrors: 2, decisionModelCalls: 2, decisionModelCost: 2 };
   return decide(policy, initialStopState(policy), { step: 1, usage, elapsedMs: 2 }).decision;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../src/core/budget.js';
-import { STOP_EXITS, stopReasonOf, type StopOutcome } from '../../src/core/stop-outcome.js';
+import { stopReasonOf, type StopOutcome } from '../../src/core/stop-outcome.js';
 
 const base = { steps: 3, usage: emptyUsage(), text: '', trace: [] };
 
@@ -15,9 +15,5 @@ describe('stopReasonOf', () => {
       { ...base, exit: 'failed', error: { name: 'Error', message: 'x', during: 'turn' } },
     ];
     expect(outcomes.map(stopReasonOf)).toEqual(['success', 'limit:steps', 'limit:tokens', 'gave_up', 'need_help', 'failed']);
-  });
-
-  it('lists the five exits', () => {
-    expect(STOP_EXITS).toEqual(['success', 'limit', 'gave_up', 'need_help', 'failed']);
   });
 });

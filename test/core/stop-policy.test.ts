@@ -5,7 +5,9 @@ import {
   MID_BAND_LOW,
   MIN_CRITERION_PROBABILITY,
   STALL_ROUNDS,
+  assertStopPolicy,
   createStopPolicy,
+  stopPolicyNumbersSchema,
   type StopPolicy,
 } from '../../src/core/stop-policy.js';
 
@@ -30,16 +32,17 @@ describe('createStopPolicy', () => {
   });
 
   const bad: readonly (readonly [Partial<StopPolicy> | Record<string, unknown>, RegExp])[] = [
-    [{ doneThreshold: 1.2 }, /policy\.doneThreshold must be a number in \[0, 1\], got 1\.2/],
+    [{ doneThreshold: 1.2 }, /^policy\.doneThreshold: must be at most 1, got 1\.2$/],
     [{ doneThreshold: -0.1 }, /policy\.doneThreshold/],
     [{ doneThreshold: Number.NaN }, /policy\.doneThreshold.*NaN/],
     [{ midBandLow: 2 }, /policy\.midBandLow/],
-    [{ midBandLow: 0.8 }, /policy\.midBandLow \(0\.8\) must not be above policy\.doneThreshold \(0\.7\)/],
-    [{ maxSteps: 0 }, /policy\.maxSteps must be a positive integer, got 0/],
+    [{ midBandLow: 0.8 }, /^policy\.midBandLow: must not be above doneThreshold \(0\.8 > 0\.7\)$/],
+    [{ maxSteps: 0 }, /^policy\.maxSteps: must be above 0, got 0$/],
     [{ maxSteps: 2.5 }, /policy\.maxSteps/],
     [{ stallRounds: -1 }, /policy\.stallRounds/],
     [{ maxSteps: '20' as unknown as number }, /policy\.maxSteps/],
-    [{ doneTreshold: 0.8 }, /unknown policy field "doneTreshold"/],
+    [{ doneTreshold: 0.8 }, /^policy\.doneTreshold: unknown field \(did you mean "doneThreshold"\?\)$/],
+    [{ doneThreshold: 2, maxSteps: 0, extra: 1 }, /^policy\.doneThreshold: .*\npolicy\.maxSteps: .*\npolicy\.extra: unknown field; expected one of doneThreshold, midBandLow, maxSteps, stallRounds$/],
   ];
   it.each(bad)('rejects %j with a TypeError naming the field', (overrides, message) => {
     expect(() => createStopPolicy(overrides as Partial<StopPolicy>)).toThrow(TypeError);
@@ -56,5 +59,23 @@ describe('createStopPolicy with null', () => {
   it('treats null as a mistake, not as "use the default"', () => {
     expect(() => createStopPolicy({ doneThreshold: null as unknown as number })).toThrow(/policy\.doneThreshold.*got null/);
     expect(() => createStopPolicy({ maxSteps: null as unknown as number })).toThrow(/policy\.maxSteps/);
+  });
+});
+
+describe('assertStopPolicy', () => {
+  it('accepts the defaults and any policy createStopPolicy made, and names the field that is wrong', () => {
+    expect(() => assertStopPolicy(DEFAULT_POLICY)).not.toThrow();
+    expect(() => assertStopPolicy(createStopPolicy({ maxSteps: 3 }))).not.toThrow();
+    expect(() => assertStopPolicy(null as unknown as StopPolicy)).toThrow('policy must be an object');
+    expect(() => assertStopPolicy({ ...DEFAULT_POLICY, stallRounds: 0 })).toThrow(/^policy\.stallRounds: must be above 0, got 0$/);
+  });
+});
+
+describe('stopPolicyNumbersSchema', () => {
+  it('takes each number as optional, as a configuration gives them', () => {
+    expect(stopPolicyNumbersSchema.safeParse({}).success).toBe(true);
+    expect(stopPolicyNumbersSchema.safeParse({ maxSteps: 4 }).success).toBe(true);
+    expect(stopPolicyNumbersSchema.safeParse({ midBandLow: 0.9 }).success).toBe(false);
+    expect(stopPolicyNumbersSchema.safeParse({ rounds: 3 }).success).toBe(false);
   });
 });

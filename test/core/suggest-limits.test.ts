@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EvaluatedRun } from '../../src/core/evaluated-run.js';
-import type { StopExit } from '../../src/core/stop-outcome.js';
+import type { StopExit } from '../../src/core/policy/stop-decision.js';
 import { suggestLimits } from '../../src/core/suggest-limits.js';
 
 const run = (exit: StopExit, steps: number, wallClockMs = 0, cost = 0, taskType = 'research'): EvaluatedRun => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../src/core/budget.js';
 import type { EvaluatedRun } from '../../src/core/evaluated-run.js';
-import type { StopExit } from '../../src/core/stop-outcome.js';
+import type { StopExit } from '../../src/core/policy/stop-decision.js';
 import { summarizeOutcomes } from '../../src/core/summarize-outcomes.js';
 
 const outcome = (exit: StopExit) => ({ exit, steps: 4, usage: emptyUsage() });

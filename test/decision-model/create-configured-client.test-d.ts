@@ -5,8 +5,8 @@ import {
   type ConfiguredClient,
   type DecisionModelClientName,
   type DecisionModelConfig,
-  type DecisionModelClient,
-} from '../../src/index.js';
+} from '../../src/decision-model/create-configured-client.js';
+import type { DecisionModelClient } from '../../src/index.js';
 
 describe('createConfiguredClient types', () => {
   it('takes a plain configuration naming one of the clients and resolves to an DecisionModelClient', () => {

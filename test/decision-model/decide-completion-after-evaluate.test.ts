@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideCompletionAction, decideFromEvidence } from '../../src/core/decide-completion-action.js';
+import { decideCompletionAction } from '../../src/core/decide-completion-action.js';
+import { needsJudgement } from '../../src/core/policy/decide.js';
+import { seedStopPolicy } from '../../src/core/policy/seed-stop-policy.js';
+import { seedStep } from '../../src/core/seed-step.js';
 import { DEFAULT_POLICY } from '../../src/core/stop-policy.js';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
 import { booleanQuestion } from '../../src/decision-model/boolean-question.js';
@@ -141,7 +144,10 @@ describe('the lazy path agrees with evaluate-then-decide', () => {
         const lazyClient = createScriptedClient([reply]);
         const lazy = await decideCompletionAfterEvaluate(lazyClient, input);
         const { evaluated, ...action } = lazy;
-        const decidedByEvidence = decideFromEvidence(tests, loop, policy) !== undefined;
+        const document = seedStopPolicy(policy);
+        const { state, event } = seedStep(document, loop, tests);
+        const decidedByEvidence = !needsJudgement(document, state, event);
+        expect(decidedByEvidence).toBe(eager.rule <= 3);
         expect(evaluated).toBe(!decidedByEvidence);
         expect(lazyClient.calls).toHaveLength(decidedByEvidence ? 0 : 1);
         if (lazy.evaluated) {

@@ -35,7 +35,7 @@ const INPUT = {
 };
 
 /** Runs the shared contract against the clients that `start` makes. */
-export function describeEvaluationClientContract(name: string, start: () => Promise<ContractHarness>): void {
+export function describeDecisionModelClientContract(name: string, start: () => Promise<ContractHarness>): void {
   describe(`${name}: the DecisionModelClient contract`, () => {
     let harness: ContractHarness;
     beforeEach(async () => {

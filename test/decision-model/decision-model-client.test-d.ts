@@ -4,7 +4,8 @@
 // not on the registry; this local declaration has its shape.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { DecisionModelClient, DecisionModelRequest } from '../../src/decision-model/decision-model-client.js';
-import { checkCompletion, createCachedClient, decideCompletionAfterEvaluate } from '../../src/index.js';
+import { createCachedClient } from '../../src/decision-model/cached-client.js';
+import { checkCompletion, decideCompletionAfterEvaluate } from '../../src/index.js';
 
 declare namespace SystemOneSdk {
   interface BooleanQuestion {

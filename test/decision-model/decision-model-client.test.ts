@@ -3,7 +3,7 @@ import { createLogprobClient } from '../../src/decision-model/openai-compatible/
 import { createSystemOneClient } from '../../src/decision-model/system-one/system-one-client.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
 import type { DecisionModelClient } from '../../src/decision-model/decision-model-client.js';
-import { describeEvaluationClientContract, type ContractHarness } from './evaluation-client-contract.js';
+import { describeDecisionModelClientContract, type ContractHarness } from './decision-model-client-contract.js';
 import {
   MISSING,
   NAN,
@@ -18,7 +18,7 @@ import { doneCriteria } from '../../src/decision-model/boolean-question.js';
 
 const FAST = { initialDelayMs: 1, maxDelayMs: 5 };
 
-describeEvaluationClientContract('scripted client', async (): Promise<ContractHarness> => {
+describeDecisionModelClientContract('scripted client', async (): Promise<ContractHarness> => {
   let values: Readonly<Record<string, WireValue>> = {};
   const client = createScriptedClient((request) => {
     const answers: Record<string, number> = {};
@@ -39,7 +39,7 @@ describeEvaluationClientContract('scripted client', async (): Promise<ContractHa
   };
 });
 
-describeEvaluationClientContract('System One client on loopback', async (): Promise<ContractHarness> => {
+describeDecisionModelClientContract('System One client on loopback', async (): Promise<ContractHarness> => {
   let values: Readonly<Record<string, WireValue>> = {};
   const server = await startLoopbackServer((request, response) => {
     const asked = Object.keys((request.json as { questions: object }).questions);
@@ -57,7 +57,7 @@ describeEvaluationClientContract('System One client on loopback', async (): Prom
   };
 });
 
-describeEvaluationClientContract('logprob client on loopback', async (): Promise<ContractHarness> => {
+describeDecisionModelClientContract('logprob client on loopback', async (): Promise<ContractHarness> => {
   let values: Readonly<Record<string, WireValue>> = {};
   let instructions: Record<string, string> = {};
   const server = await startLoopbackServer((request, response) => {

@@ -54,13 +54,15 @@ describe('DecisionModelError', () => {
   it('is recognised across copies of the package (the built one and the source)', () => {
     const fromBuild = new built.DecisionModelError('server', 'x');
     expect(fromBuild).not.toBeInstanceOf(DecisionModelError);
+    expect(DecisionModelError.isInstance(fromBuild)).toBe(true);
     expect(isDecisionModelError(fromBuild)).toBe(true);
-    expect(built.isDecisionModelError(new DecisionModelError('auth', 'x'))).toBe(true);
+    expect(built.DecisionModelError.isInstance(new DecisionModelError('auth', 'x'))).toBe(true);
   });
 
   it('rejects look-alikes', () => {
     for (const value of [null, undefined, 'DecisionModelError', new Error('x'), { name: 'DecisionModelError', kind: 'auth' }]) {
       expect(isDecisionModelError(value)).toBe(false);
+      expect(DecisionModelError.isInstance(value)).toBe(false);
     }
   });
 });

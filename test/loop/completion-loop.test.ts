@@ -20,7 +20,8 @@ function driver(overrides: Partial<CompletionLoopDriver>, seen: { retries: (Retr
     },
     readTests: async () => PASS,
     evaluate: async ({ step }) => ({ probabilities: { c: step < 3 ? 0.5 : 0.9 }, model: 'scripted' }),
-    explain: (decision) => `why: ${decision.reason} at ${decision.values.step}`,
+    task: 'Paginate the list',
+    acceptance: ['the last page is reachable'],
     ...overrides,
   };
 }
@@ -36,12 +37,15 @@ describe('resolveLoopPolicy', () => {
 });
 
 describe('driveCompletionLoop', () => {
-  it('counts steps from 1, hands each retry and its explanation to the next step, and ends on the first non-retry', async () => {
+  it('counts steps from 1, hands each retry and the engine feedback (with the task for a criteria retry) to the next step, and ends on the first non-retry', async () => {
     const seen = { retries: [] as (RetryFeedback | undefined)[] };
     const decisions: CompletionDecision[] = [];
     const result = await driveCompletionLoop(driver({ onDecision: (d) => void decisions.push(d) }, seen));
     expect(result).toMatchObject({ action: 'stop_done', reason: 'tests_and_criteria_passed', step: 3, text: 'output 3' });
-    expect(seen.retries.map((r) => r?.feedback)).toEqual([undefined, 'why: criteria_mid_band at 1', 'why: criteria_mid_band at 2']);
+    const criteria =
+      'The decision model is not convinced the task is done: c = 0.5 (each must reach 0.7). Check your work against every acceptance criterion, finish what is missing or say what blocks you.\n\n' +
+      'Task: Paginate the list\nAcceptance criteria:\n- the last page is reachable';
+    expect(seen.retries.map((r) => r?.feedback)).toEqual([undefined, criteria, criteria]);
     expect(seen.retries[1]?.action).toMatchObject({ action: 'retry', reason: 'criteria_mid_band', rule: 7 });
     expect(decisions.map((d) => d.values.step)).toEqual([1, 2, 3]);
   });
@@ -54,7 +58,10 @@ describe('driveCompletionLoop', () => {
       driver(
         {
           // The same text and the same failing evidence three times: the seed's identical-fingerprint stall.
-          generateStep: async () => ({ text: 'same' }),
+          generateStep: async (_step, retry) => {
+            seen.retries.push(retry);
+            return { text: 'same' };
+          },
           readTests: async () => ({ passed: false, failed: ['a'], ran: 2 }),
           evaluate: async ({ step }) => {
             asked.push(step);
@@ -72,6 +79,8 @@ describe('driveCompletionLoop', () => {
       ['stalled', false, 'stalled', 'stop'],
     ]);
     expect(asked).toEqual([1, 2]);
+    // A retry for failing tests says which, without the task.
+    expect(seen.retries[1]?.feedback).toBe('1 test failed: a. Fix it and run the tests again before you finish.');
     expect(decisions[0]).toMatchObject({ model: 'scripted', probabilities: { c: 0.2 } });
     expect(result.decision.decision).toMatchObject({ kind: 'stop', exit: 'need_help', values: { step: 3, stallRounds: 3 } });
   });

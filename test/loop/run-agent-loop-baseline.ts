@@ -1,10 +1,10 @@
 // Baseline for the differential test: runAgentLoop as it was before it decided with the stop engine (its own
-// checkBudget before each turn and its own exits), kept verbatim apart from the import paths and this header.
+// checkBudget before each turn and its own exits, a provider's stop given as a `halt`), kept verbatim apart from the
+// import paths, the `LoopStop` type it read a halt as, and this header.
 import { describeValue, safeJson } from '../../src/core/describe-value.js';
 import { addUsage, checkBudget, emptyUsage, remainingBudget } from '../../src/core/budget.js';
 import type { BudgetLimitKind, BudgetLimits, BudgetRemaining, BudgetUsage } from '../../src/core/budget.js';
 import type { FinishSignal } from '../../src/core/finish-signal.js';
-import type { LoopStop } from '../../src/core/loop-stop.js';
 import type {
   FailurePhase,
   HumanExchange,
@@ -16,7 +16,18 @@ import type {
 } from '../../src/core/stop-outcome.js';
 import { nearestName } from '../../src/core/nearest-name.js';
 import { isWrapUpTurn } from '../../src/core/wrap-up.js';
-import { parseFinishSignal } from '../../src/loop/parse-finish-signal.js';
+import { parseFinishSignal } from '../../src/providers/parse-finish-signal.js';
+
+/** How one generation said the loop should stop, before the provider mappers gave a signal and a provider stop. */
+export type LoopStop =
+  | { readonly kind: 'done'; readonly summary: string }
+  | { readonly kind: 'out_of_budget'; readonly limit: BudgetLimitKind }
+  | { readonly kind: 'blocked'; readonly reason: string }
+  | { readonly kind: 'need_help'; readonly question: string }
+  | { readonly kind: 'failed'; readonly error: string };
+
+/** A turn record as the baseline kept it: with the halt of the turn. */
+type BaselineTurnRecord = TurnRecord & { readonly halt?: LoopStop };
 
 /** What `turn` is told before it runs. */
 export interface TurnState {
@@ -137,7 +148,7 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOu
 
   const startedAt = now();
   let usage = emptyUsage();
-  const trace: TurnRecord[] = [];
+  const trace: BaselineTurnRecord[] = [];
   let lastText = '';
   let unmet: readonly string[] = [];
   let humanAnswer: string | undefined;
@@ -181,7 +192,7 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<StopOu
       humanAnswer = undefined;
       unanswered = undefined;
       const turnStartedAt = now();
-      const record: { -readonly [K in keyof TurnRecord]: TurnRecord[K] } = { step, ms: 0, usage: ZERO_TURN_USAGE, wrapUp };
+      const record: { -readonly [K in keyof BaselineTurnRecord]: BaselineTurnRecord[K] } = { step, ms: 0, usage: ZERO_TURN_USAGE, wrapUp };
       let recorded = false;
       const finishRecord = (): void => {
         if (recorded) return;

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ProviderStopError,
-  isProviderStopError,
-  mapAnthropicStopReason,
-  mapStopReason,
-  type AnthropicMessageLike,
-} from '../../src/providers/index.js';
+import { mapAnthropicStopReason, type AnthropicMessageLike } from '../../src/providers/anthropic-stop-reason.js';
+import { ProviderStopError } from '../../src/providers/index.js';
 
 const text = { type: 'text', text: 'Looking into it.' };
 const toolUse = (name: string, input: unknown, id = 'toolu_01') => ({ type: 'tool_use', id, name, input });
@@ -27,15 +22,15 @@ describe('mapAnthropicStopReason: the table of behaviour §6', () => {
   });
 
   it.each([
-    [{ summary: 'all green' }, { kind: 'done', summary: 'all green' }],
-    [{ summary: 42 }, { kind: 'done', summary: '' }],
-    [{}, { kind: 'done', summary: '' }],
-    [{ kind: 'done', note: 'report written' }, { kind: 'done', summary: 'report written' }],
-    [{ kind: 'done', note: '' }, { kind: 'done', summary: '' }],
-    [{ kind: 'give_up', note: 'portal offline' }, { kind: 'blocked', reason: 'portal offline' }],
-    [{ kind: 'need_help', note: 'Approve the refund?' }, { kind: 'need_help', question: 'Approve the refund?' }],
-  ])('tool_use whose one block is finish with %j halts as %j', (input, stop) => {
-    expect(mapAnthropicStopReason(message('tool_use', [toolUse('finish', input)]))).toEqual({ type: 'halt', stop, raw: 'tool_use' });
+    [{ summary: 'all green' }, { kind: 'done', note: 'all green' }],
+    [{ summary: 42 }, { kind: 'done', note: '' }],
+    [{}, { kind: 'done', note: '' }],
+    [{ kind: 'done', note: 'report written' }, { kind: 'done', note: 'report written' }],
+    [{ kind: 'done', note: '' }, { kind: 'done', note: '' }],
+    [{ kind: 'give_up', note: 'portal offline' }, { kind: 'give_up', note: 'portal offline' }],
+    [{ kind: 'need_help', note: 'Approve the refund?' }, { kind: 'need_help', note: 'Approve the refund?' }],
+  ])('tool_use whose one block is finish with %j ends with the signal %j', (input, signal) => {
+    expect(mapAnthropicStopReason(message('tool_use', [toolUse('finish', input)]))).toEqual({ type: 'end', signal, raw: 'tool_use' });
   });
 
   it.each([
@@ -44,9 +39,10 @@ describe('mapAnthropicStopReason: the table of behaviour §6', () => {
     [{ kind: 'done', note: 'x', extra: true }, /unknown field "extra"/],
     ['done', /invalid finish input: input/],
     [null, /invalid finish input: input/],
-  ])('invalid finish input %j halts as failed', (input, error) => {
+  ])('invalid finish input %j ends as a generation that could not be read', (input, error) => {
     const step = mapAnthropicStopReason(message('tool_use', [toolUse('finish', input)]));
-    expect(step).toMatchObject({ type: 'halt', stop: { kind: 'failed', error: expect.stringMatching(error) }, raw: 'tool_use' });
+    expect(step).toEqual({ type: 'end', provider: { stop: 'failed', detail: expect.stringMatching(error) }, raw: 'tool_use' });
+    expect(step).not.toHaveProperty('signal');
   });
 
   it.each([
@@ -56,31 +52,34 @@ describe('mapAnthropicStopReason: the table of behaviour §6', () => {
     expect(() => mapAnthropicStopReason(message('tool_use', content))).toThrow(/disable_parallel_tool_use/);
   });
 
-  it('end_turn halts blocked, also with empty content', () => {
-    const expected = { type: 'halt', stop: { kind: 'blocked', reason: 'model stopped without finish' }, raw: 'end_turn' };
+  it('end_turn gives up (the model stopped without finish), also with empty content', () => {
+    const expected = { type: 'end', signal: { kind: 'give_up', note: 'model stopped without finish' }, raw: 'end_turn' };
     expect(mapAnthropicStopReason(message('end_turn'))).toEqual(expected);
     expect(mapAnthropicStopReason(message('end_turn', []))).toEqual(expected);
   });
 
-  it.each(['max_tokens', 'model_context_window_exceeded'])('%s halts out of budget (tokens), even with a truncated tool_use', (reason) => {
+  it.each(['max_tokens', 'model_context_window_exceeded'])("%s ends at the provider's token limit, even with a truncated tool_use", (reason) => {
     expect(mapAnthropicStopReason(message(reason, [toolUse('deleteFiles', { path: 'sr' })]))).toEqual({
-      type: 'halt',
-      stop: { kind: 'out_of_budget', limit: 'tokens' },
+      type: 'end',
+      provider: { stop: 'token_limit', detail: `generation cut short at the provider's token limit (${reason})` },
       raw: reason,
     });
   });
 
-  it('refusal halts blocked, with stop_details when given', () => {
+  it('refusal gives up, saying the category and explanation of stop_details when given', () => {
     expect(mapAnthropicStopReason(message('refusal', [], { stop_details: null }))).toEqual({
-      type: 'halt',
-      stop: { kind: 'blocked', reason: 'model refused' },
+      type: 'end',
+      signal: { kind: 'give_up', note: 'model refused' },
       raw: 'refusal',
     });
     const details = { type: 'refusal', category: 'cyber', explanation: 'exploit development' };
     expect(mapAnthropicStopReason(message('refusal', [], { stop_details: details }))).toEqual({
-      type: 'halt',
-      stop: { kind: 'blocked', reason: 'model refused', refusal: { category: 'cyber', explanation: 'exploit development' } },
+      type: 'end',
+      signal: { kind: 'give_up', note: 'model refused (cyber: exploit development)' },
       raw: 'refusal',
+    });
+    expect(mapAnthropicStopReason(message('refusal', [], { stop_details: { type: 'refusal', category: null, explanation: 'policy' } }))).toMatchObject({
+      signal: { kind: 'give_up', note: 'model refused (policy)' },
     });
   });
 
@@ -91,10 +90,11 @@ describe('mapAnthropicStopReason: the table of behaviour §6', () => {
     });
   });
 
-  it('stop_sequence halts blocked when a sequence was generated, and throws with none', () => {
-    expect(mapAnthropicStopReason(message('stop_sequence', [text], { stop_sequence: '</answer>' }))).toMatchObject({
-      type: 'halt',
-      stop: { kind: 'blocked', reason: expect.stringContaining('"</answer>"') },
+  it('stop_sequence gives up when a sequence was generated, and throws with none', () => {
+    expect(mapAnthropicStopReason(message('stop_sequence', [text], { stop_sequence: '</answer>' }))).toEqual({
+      type: 'end',
+      signal: { kind: 'give_up', note: 'model stopped at stop sequence "</answer>" without finish' },
+      raw: 'stop_sequence',
     });
     expect(() => mapAnthropicStopReason(message('stop_sequence', [text], { stop_sequence: null }))).toThrow(ProviderStopError);
   });
@@ -106,12 +106,7 @@ describe('mapAnthropicStopReason: the table of behaviour §6', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(isProviderStopError(thrown)).toBe(true);
+    expect(ProviderStopError.isInstance(thrown)).toBe(true);
     expect(thrown).toMatchObject({ name: 'ProviderStopError', raw: reason, message: expect.stringContaining(JSON.stringify(reason)) });
-    expect(isProviderStopError(new Error('x'))).toBe(false);
-  });
-
-  it('is also exported as mapStopReason', () => {
-    expect(mapStopReason).toBe(mapAnthropicStopReason);
   });
 });

@@ -4,14 +4,9 @@ import type { FunctionTool, ResponseCreateParamsNonStreaming } from 'openai/reso
 import { tool } from 'ai';
 import type * as z from 'zod/mini';
 import { describe, expectTypeOf, it } from 'vitest';
-import {
-  aiSdkFinishTool,
-  anthropicFinishTool,
-  finishToolZodSchema,
-  openAIFinishTool,
-  openAIResponsesFinishTool,
-  type FinishSignal,
-} from '../../src/index.js';
+import type { FinishSignal } from '../../src/index.js';
+import { aiSdkFinishTool, finishToolZodSchema } from '../../src/providers/finish-tool.js';
+import { anthropicFinishTool, openAIFinishTool, openAIResponsesFinishTool } from '../../src/providers/index.js';
 
 describe('ready-made finish tools fit the provider SDK types', () => {
   it('Anthropic Messages: a Tool with input_schema and strict', () => {

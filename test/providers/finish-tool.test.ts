@@ -2,15 +2,8 @@ import { generateText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import {
-  FINISH_TOOL_NAME,
-  aiSdkFinishTool,
-  anthropicFinishTool,
-  finishToolInputSchema,
-  finishToolZodSchema,
-  openAIFinishTool,
-  openAIResponsesFinishTool,
-} from '../../src/index.js';
+import { aiSdkFinishTool, finishToolZodSchema } from '../../src/providers/finish-tool.js';
+import { FINISH_TOOL_NAME, anthropicFinishTool, finishToolInputSchema, openAIFinishTool, openAIResponsesFinishTool } from '../../src/providers/index.js';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },

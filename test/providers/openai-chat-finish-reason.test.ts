@@ -19,19 +19,19 @@ describe('mapOpenAIChatFinishReason', () => {
   });
 
   it.each([
-    ['{"kind":"done","note":"fixed"}', { kind: 'done', summary: 'fixed' }],
-    ['{"kind":"give_up","note":"no access"}', { kind: 'blocked', reason: 'no access' }],
-    ['{"kind":"need_help","note":"Which region?"}', { kind: 'need_help', question: 'Which region?' }],
-    ['{"kind":"give_up","note":""}', { kind: 'failed', error: expect.stringContaining('note') }],
-    ['{"kind":"done"', { kind: 'failed', error: expect.stringContaining('not valid JSON') }],
-  ])('tool_calls with finish %s', (args, stop) => {
-    expect(mapOpenAIChatFinishReason(choice('tool_calls', [fn('finish', args)]) as never)).toEqual({ type: 'halt', stop, raw: 'tool_calls' });
+    ['{"kind":"done","note":"fixed"}', { signal: { kind: 'done', note: 'fixed' } }],
+    ['{"kind":"give_up","note":"no access"}', { signal: { kind: 'give_up', note: 'no access' } }],
+    ['{"kind":"need_help","note":"Which region?"}', { signal: { kind: 'need_help', note: 'Which region?' } }],
+    ['{"kind":"give_up","note":""}', { provider: { stop: 'failed', detail: expect.stringContaining('note') } }],
+    ['{"kind":"done"', { provider: { stop: 'failed', detail: expect.stringContaining('not valid JSON') } }],
+  ])('tool_calls with finish %s', (args, end) => {
+    expect(mapOpenAIChatFinishReason(choice('tool_calls', [fn('finish', args)]) as never)).toEqual({ type: 'end', ...end, raw: 'tool_calls' });
   });
 
-  it('tool_calls with zero or several calls halts as failed', () => {
-    expect(mapOpenAIChatFinishReason(choice('tool_calls', []) as never)).toMatchObject({ stop: { kind: 'failed', error: expect.stringContaining('0 tool calls') } });
+  it('tool_calls with zero or several calls ends as a generation that could not be read', () => {
+    expect(mapOpenAIChatFinishReason(choice('tool_calls', []) as never)).toMatchObject({ type: 'end', provider: { stop: 'failed', detail: expect.stringContaining('0 tool calls') } });
     expect(mapOpenAIChatFinishReason(choice('tool_calls', [fn('a', '{}'), fn('b', '{}', 'call_2')]) as never)).toMatchObject({
-      stop: { kind: 'failed', error: expect.stringContaining('parallel_tool_calls: false') },
+      provider: { stop: 'failed', detail: expect.stringContaining('parallel_tool_calls: false') },
     });
   });
 
@@ -40,10 +40,10 @@ describe('mapOpenAIChatFinishReason', () => {
     expect(mapOpenAIChatFinishReason(choice('tool_calls', [custom]) as never)).toEqual({ type: 'call', tool: 'shell', args: 'ls -la', id: 'call_9', raw: 'tool_calls' });
   });
 
-  it('stop halts blocked, or runs the one call some compatible servers report with stop', () => {
+  it('stop gives up, or runs the one call some compatible servers report with stop', () => {
     expect(mapOpenAIChatFinishReason(choice('stop') as never)).toEqual({
-      type: 'halt',
-      stop: { kind: 'blocked', reason: 'model stopped without finish' },
+      type: 'end',
+      signal: { kind: 'give_up', note: 'model stopped without finish' },
       raw: 'stop',
     });
     expect(mapOpenAIChatFinishReason(choice('stop', [fn('search', '{}')]) as never)).toMatchObject({ type: 'call', tool: 'search', raw: 'stop' });
@@ -56,26 +56,30 @@ describe('mapOpenAIChatFinishReason', () => {
       args: { q: 1 },
       raw: 'function_call',
     });
-    expect(mapOpenAIChatFinishReason(choice('function_call') as never)).toMatchObject({ stop: { kind: 'failed' } });
+    expect(mapOpenAIChatFinishReason(choice('function_call') as never)).toMatchObject({ provider: { stop: 'failed', detail: 'finish_reason function_call without a function_call' } });
   });
 
-  it('length halts out of budget (tokens), content_filter blocked', () => {
+  it("length ends at the provider's token limit, content_filter gives up", () => {
     expect(mapOpenAIChatFinishReason(choice('length', [fn('search', '{"q":')]) as never)).toEqual({
-      type: 'halt',
-      stop: { kind: 'out_of_budget', limit: 'tokens' },
+      type: 'end',
+      provider: { stop: 'token_limit', detail: "generation cut short at the provider's token limit (length)" },
       raw: 'length',
     });
     expect(mapOpenAIChatFinishReason(choice('content_filter') as never)).toEqual({
-      type: 'halt',
-      stop: { kind: 'blocked', reason: 'content filtered' },
+      type: 'end',
+      signal: { kind: 'give_up', note: 'content filtered' },
       raw: 'content_filter',
     });
   });
 
-  it.each([null, 'end_turn', ''])('%j halts as failed with the raw value, never done', (reason) => {
+  it('a tool call of an unknown type ends as failed', () => {
+    expect(mapOpenAIChatFinishReason(choice('tool_calls', [{ type: 'mystery', id: 'x' }]) as never)).toMatchObject({ provider: { stop: 'failed', detail: 'tool call of unknown type "mystery"' } });
+  });
+
+  it.each([null, 'end_turn', ''])('%j ends as failed with the raw value, never done', (reason) => {
     expect(mapOpenAIChatFinishReason({ finish_reason: reason, message: null })).toEqual({
-      type: 'halt',
-      stop: { kind: 'failed', error: `unexpected finish_reason ${JSON.stringify(reason)}` },
+      type: 'end',
+      provider: { stop: 'failed', detail: `unexpected finish_reason ${JSON.stringify(reason)}` },
       raw: reason,
     });
   });

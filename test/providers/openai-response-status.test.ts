@@ -6,7 +6,7 @@ const call = (name: string, args: string, call_id = 'call_1') => ({ type: 'funct
 const raw = (status: string | null, incompleteReason: string | null = null) => ({ status, incompleteReason });
 
 describe('mapOpenAIResponseStatus', () => {
-  it('completed with one function call: call it; with finish: halt', () => {
+  it('completed with one function call: call it; with finish: end with its signal', () => {
     expect(mapOpenAIResponseStatus({ status: 'completed', output: [message, call('search', '{"q":"x"}')] })).toEqual({
       type: 'call',
       tool: 'search',
@@ -15,16 +15,18 @@ describe('mapOpenAIResponseStatus', () => {
       raw: raw('completed'),
     });
     expect(mapOpenAIResponseStatus({ status: 'completed', output: [call('finish', '{"kind":"done","note":"ok"}')] })).toEqual({
-      type: 'halt',
-      stop: { kind: 'done', summary: 'ok' },
+      type: 'end',
+      signal: { kind: 'done', note: 'ok' },
       raw: raw('completed'),
     });
     expect(mapOpenAIResponseStatus({ status: 'completed', output: [call('finish', '{"kind":"need_help","note":"Which?"}')] })).toMatchObject({
-      stop: { kind: 'need_help', question: 'Which?' },
+      signal: { kind: 'need_help', note: 'Which?' },
     });
     expect(mapOpenAIResponseStatus({ status: 'completed', output: [call('finish', 'nope')] })).toMatchObject({
-      stop: { kind: 'failed', error: expect.stringContaining('not valid JSON') },
+      provider: { stop: 'failed', detail: expect.stringContaining('not valid JSON') },
     });
+    const finishText = { type: 'custom_tool_call', call_id: 'call_8', name: 'finish', input: '{"kind":"give_up","note":"no access"}' };
+    expect(mapOpenAIResponseStatus({ status: 'completed', output: [finishText] })).toMatchObject({ signal: { kind: 'give_up', note: 'no access' } });
   });
 
   it('completed with a custom tool call passes the free text', () => {
@@ -32,25 +34,25 @@ describe('mapOpenAIResponseStatus', () => {
     expect(mapOpenAIResponseStatus({ status: 'completed', output: [custom] })).toEqual({ type: 'call', tool: 'shell', args: 'ls', id: 'call_7', raw: raw('completed') });
   });
 
-  it('completed with no call halts blocked; with several, failed', () => {
+  it('completed with no call gives up; with several, it could not be read', () => {
     expect(mapOpenAIResponseStatus({ status: 'completed', output: [message] })).toEqual({
-      type: 'halt',
-      stop: { kind: 'blocked', reason: 'model stopped without finish' },
+      type: 'end',
+      signal: { kind: 'give_up', note: 'model stopped without finish' },
       raw: raw('completed'),
     });
     expect(mapOpenAIResponseStatus({ status: 'completed', output: [call('a', '{}'), call('b', '{}', 'call_2')] })).toMatchObject({
-      stop: { kind: 'failed', error: expect.stringContaining('2 tool calls') },
+      provider: { stop: 'failed', detail: expect.stringContaining('2 tool calls') },
     });
   });
 
   it.each([
-    ['max_output_tokens', { kind: 'out_of_budget', limit: 'tokens' }],
-    ['max_messages', { kind: 'out_of_budget', limit: 'steps' }],
-    ['content_filter', { kind: 'blocked', reason: 'content filtered' }],
-  ])('incomplete because of %s halts as %j', (reason, stop) => {
+    ['max_output_tokens', { provider: { stop: 'token_limit', detail: "generation cut short at the provider's token limit (max_output_tokens)" } }],
+    ['max_messages', { provider: { stop: 'step_limit', detail: "the provider's limit of tool calls or messages was reached (max_messages)" } }],
+    ['content_filter', { signal: { kind: 'give_up', note: 'content filtered' } }],
+  ])('incomplete because of %s ends as %j', (reason, end) => {
     expect(mapOpenAIResponseStatus({ status: 'incomplete', incomplete_details: { reason }, output: [call('search', '{"q"')] })).toEqual({
-      type: 'halt',
-      stop,
+      type: 'end',
+      ...end,
       raw: raw('incomplete', reason),
     });
   });
@@ -59,8 +61,8 @@ describe('mapOpenAIResponseStatus', () => {
     expect(mapOpenAIResponseStatus({ status: 'incomplete', incomplete_details: { reason: 'steered' } })).toEqual({ type: 'resume', raw: raw('incomplete', 'steered') });
   });
 
-  it.each([null, 'new_reason'])('incomplete for reason %j halts as failed', (reason) => {
-    expect(mapOpenAIResponseStatus({ status: 'incomplete', incomplete_details: { reason } })).toMatchObject({ stop: { kind: 'failed' }, raw: raw('incomplete', reason) });
+  it.each([null, 'new_reason'])('incomplete for reason %j ends as failed', (reason) => {
+    expect(mapOpenAIResponseStatus({ status: 'incomplete', incomplete_details: { reason } })).toMatchObject({ type: 'end', provider: { stop: 'failed' }, raw: raw('incomplete', reason) });
   });
 
   it.each([
@@ -70,12 +72,12 @@ describe('mapOpenAIResponseStatus', () => {
     ['in_progress', 'response is not finished (status in_progress)'],
     [null, 'unexpected response status null'],
     ['archived', 'unexpected response status "archived"'],
-  ])('%j halts as failed', (status, error) => {
+  ])('%j ends as failed', (status, error) => {
     const step = mapOpenAIResponseStatus({ status, error: status === 'failed' ? { code: 'server_error', message: 'server_error details' } : null });
-    expect(step).toMatchObject({ type: 'halt', stop: { kind: 'failed', error: expect.stringContaining(error) }, raw: raw(status) });
+    expect(step).toMatchObject({ type: 'end', provider: { stop: 'failed', detail: expect.stringContaining(error) }, raw: raw(status) });
   });
 
-  it('a response without a status halts as failed', () => {
-    expect(mapOpenAIResponseStatus({})).toMatchObject({ stop: { kind: 'failed' }, raw: raw(null) });
+  it('a response without a status ends as failed', () => {
+    expect(mapOpenAIResponseStatus({})).toMatchObject({ type: 'end', provider: { stop: 'failed', detail: 'unexpected response status null' }, raw: raw(null) });
   });
 });

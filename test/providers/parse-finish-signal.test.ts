@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseFinishSignal } from '../../src/loop/parse-finish-signal.js';
+import { parseFinishSignal } from '../../src/providers/parse-finish-signal.js';
 
 describe('parseFinishSignal', () => {
   it.each([

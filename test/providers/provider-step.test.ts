@@ -1,32 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ProviderStopError,
-  isProviderStopError,
-  parseToolArguments,
-  stopFromFinishInput,
-  toolCallStep,
-} from '../../src/providers/provider-step.js';
+import { giveUpStep, parseToolArguments, ProviderStopError, providerStep, STOPPED_WITHOUT_FINISH, toolCallStep } from '../../src/providers/provider-step.js';
 
-describe('stopFromFinishInput', () => {
+describe('toolCallStep: the finish tool input as the end of the step', () => {
   it.each([
-    [{ summary: 'shipped' }, { kind: 'done', summary: 'shipped' }],
-    [{ summary: null }, { kind: 'done', summary: '' }],
-    [{ kind: 'done' }, { kind: 'done', summary: '' }],
-    [{ kind: 'give_up', note: 'no access to the bucket' }, { kind: 'blocked', reason: 'no access to the bucket' }],
-    [{ kind: 'need_help', note: 'Which tenant?' }, { kind: 'need_help', question: 'Which tenant?' }],
-  ])('%j is %j', (input, stop) => {
-    expect(stopFromFinishInput(input)).toEqual(stop);
+    [{ summary: 'shipped' }, { kind: 'done', note: 'shipped' }],
+    [{ summary: null }, { kind: 'done', note: '' }],
+    [{ kind: 'done' }, { kind: 'done', note: '' }],
+    [{ kind: 'give_up', note: 'no access to the bucket' }, { kind: 'give_up', note: 'no access to the bucket' }],
+    [{ kind: 'need_help', note: 'Which tenant?' }, { kind: 'need_help', note: 'Which tenant?' }],
+  ])('%j is the signal %j', (input, signal) => {
+    expect(toolCallStep('finish', input, 'id1', 'raw')).toEqual({ type: 'end', signal, raw: 'raw' });
   });
 
-  it.each([[{ kind: 'need_help', note: '' }], [{ kind: 'done', summary: 'x' }], [[]], [7], [undefined]])('%j is failed, never done', (input) => {
-    expect(stopFromFinishInput(input)).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^invalid finish input: /) });
+  it.each([[{ kind: 'need_help', note: '' }], [{ kind: 'done', summary: 'x' }], [[]], [7], [undefined]])('%j could not be read: failed, never done', (input) => {
+    const step = toolCallStep('finish', input, undefined, 'raw');
+    expect(step).toEqual({ type: 'end', provider: { stop: 'failed', detail: expect.stringMatching(/^invalid finish input: /) }, raw: 'raw' });
   });
 });
 
-describe('toolCallStep and parseToolArguments', () => {
-  it('turns finish into a halt and anything else into a call, keeping the id when there is one', () => {
-    expect(toolCallStep('finish', { summary: 's' }, 'id1', 'raw')).toEqual({ type: 'halt', stop: { kind: 'done', summary: 's' }, raw: 'raw' });
+describe('toolCallStep, providerStep, giveUpStep and parseToolArguments', () => {
+  it('turns any tool but finish into a call, keeping the id when there is one', () => {
     expect(toolCallStep('grep', { q: 1 }, undefined, null)).toEqual({ type: 'call', tool: 'grep', args: { q: 1 }, raw: null });
+    expect(toolCallStep('grep', {}, 'call_1', null)).toEqual({ type: 'call', tool: 'grep', args: {}, id: 'call_1', raw: null });
+  });
+
+  it("ends a step on the provider's own stop, or with the model giving up", () => {
+    expect(providerStep('step_limit', 'too many calls', 'raw')).toEqual({ type: 'end', provider: { stop: 'step_limit', detail: 'too many calls' }, raw: 'raw' });
+    expect(giveUpStep(STOPPED_WITHOUT_FINISH, 'stop')).toEqual({ type: 'end', signal: { kind: 'give_up', note: 'model stopped without finish' }, raw: 'stop' });
   });
 
   it('parses JSON arguments or says why not', () => {
@@ -41,9 +41,9 @@ describe('ProviderStopError', () => {
     const error = new ProviderStopError('unexpected stop_reason null', null);
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({ name: 'ProviderStopError', raw: null });
-    expect(isProviderStopError(error)).toBe(true);
-    expect(isProviderStopError({ [Symbol.for('stopwise.ProviderStopError')]: true })).toBe(true);
-    expect(isProviderStopError(new Error('x'))).toBe(false);
-    expect(isProviderStopError(null)).toBe(false);
+    expect(ProviderStopError.isInstance(error)).toBe(true);
+    expect(ProviderStopError.isInstance({ [Symbol.for('stopwise.ProviderStopError')]: true })).toBe(true);
+    expect(ProviderStopError.isInstance(new Error('x'))).toBe(false);
+    expect(ProviderStopError.isInstance(null)).toBe(false);
   });
 });

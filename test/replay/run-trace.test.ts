@@ -70,6 +70,6 @@ describe('criterion names from untrusted input', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(Object.keys(result.trace.steps[0]?.probabilities ?? {})).toEqual(['__proto__']);
-    expect(replayRun(result.trace).final).toMatchObject({ action: 'handoff_human', reason: 'criteria_low' });
+    expect(replayRun(result.trace).final).toMatchObject({ kind: 'stop', exit: 'need_help', reason: 'criteria_low', values: { lowestCriterion: '__proto__', lowestProbability: 0.05 } });
   });
 });

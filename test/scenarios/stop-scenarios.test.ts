@@ -6,23 +6,11 @@ import { generateText, tool, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import {
-  aiSdkFinishTool,
-  decide,
-  FINISH_TOOL_NAME,
-  initialStopState,
-  runAgentLoop,
-  type StopDecision,
-  type StopEvent,
-  type TestEvidence,
-} from '../../src/index.js';
-import { hardCapStopWhen, policyStopWhen } from '../../src/integrations/ai-sdk/index.js';
-import {
-  routeStop,
-  STOP_ROUTES,
-  StopStateAnnotation,
-  toLangGraphRoute,
-} from '../../src/integrations/langgraph/index.js';
+import { decide, initialStopState, runAgentLoop, type StopDecision, type StopEvent, type TestEvidence } from '../../src/index.js';
+import { aiSdkFinishTool, hardCapStopWhen, policyStopWhen } from '../../src/integrations/ai-sdk/index.js';
+import { routeStop, STOP_ROUTES, type StopRoute } from '../../src/integrations/langgraph/index.js';
+import { routeOf } from '../../src/integrations/langgraph/route-stop.js';
+import { FINISH_TOOL_NAME } from '../../src/providers/index.js';
 import { HOOK_FREE_ENV, runCli } from '../cli/run-cli.js';
 import { buildDurableGraph, threadConfig } from '../fixtures/langgraph/durable-graph.js';
 import { startLoopbackDecisionModel, systemOneAnswer } from '../hosts/loopback-decision-model.js';
@@ -48,7 +36,7 @@ const decideRunner: StopScenarioRunner = {
   },
 };
 
-/** `runAgentLoop` with the scenario's policy: each turn returns its event's fields; verify, askHuman and the judge answer from it. */
+/** `runAgentLoop` with the scenario's policy: each turn returns its event's fields; verify, askHuman and the decision model answer from it. */
 const runAgentLoopRunner: StopScenarioRunner = {
   name: 'runAgentLoop',
   supports: () => true,
@@ -98,11 +86,14 @@ const runAgentLoopRunner: StopScenarioRunner = {
             },
           }
         : {}),
-      evaluateCriteria: ({ step: judged }) => {
-        const probabilities = at(judged).probabilities;
-        if (probabilities === undefined) throw new Error(`the policy needs a judgement at step ${judged} and the scenario gives none`);
+      // The decision model is asked about the turn just completed.
+      client: createScriptedClient(() => {
+        const probabilities = at(step).probabilities;
+        if (probabilities === undefined) throw new Error(`the policy needs a judgement at step ${step} and the scenario gives none`);
         return probabilities;
-      },
+      }),
+      task: 'Fix the pagination bug.',
+      acceptance: ['the last page is returned'],
       onDecision: (decision) => void decisions.push(decision),
     });
     const last = decisions.at(-1) as StopDecision;
@@ -214,7 +205,7 @@ const langGraphRunner: StopScenarioRunner = {
     const final = await graph.invoke({}, config);
     const decision = final.stopDecision as StopDecision;
     // The graph ended at the node the decision routes to, and the checkpoint holds the state of that step.
-    expect(final.outcome).toBe(toLangGraphRoute(decision));
+    expect(final.outcome).toBe(routeOf(decision));
     expect((await graph.getState(config)).values.stopState?.step).toBe(decision.values.step);
     return reachedOf(decision);
   },
@@ -255,7 +246,7 @@ const hookRunner: StopScenarioRunner = {
           task: 'Fix the pagination bug.',
           acceptance: ['the last page is returned'],
           tests: { command: 'sh run-tests.sh' },
-          judge: { client: 'system-one', baseURL: server.baseURL, model: 'system-one', apiKeyEnv: 'STOPWISE_TEST_KEY', timeoutMs: 30_000 },
+          decisionModel: { client: 'system-one', baseURL: server.baseURL, model: 'system-one', apiKeyEnv: 'STOPWISE_TEST_KEY', timeoutMs: 30_000 },
           policy: scenario.policy,
           maxConsecutiveBlocks: 20,
           outcomesFile: 'outcomes.jsonl',
@@ -304,12 +295,20 @@ function tapScript(tests: TestEvidence): string {
 export const SCENARIO_RUNNERS: readonly StopScenarioRunner[] = [decideRunner, runAgentLoopRunner, policyStopWhenRunner, langGraphRunner, hookRunner];
 
 /**
- * `routeStop` (its own preset, `routeStopPolicy`) in a compiled graph over `StopStateAnnotation`: each turn sets
- * `steps`, `signal`, `verified` and `signalStep` as a graph's agent node would. It returns a route, not a decision:
- * the test compares it with the route of the expected decision, at the same step.
+ * `routeStop` (a projection of `decide` with its own four rules) in a compiled graph: each turn sets `steps`,
+ * `signal`, `verified` and `signalStep` as a graph's agent node would. It returns a route, not a decision: the test
+ * compares it with the route of the expected decision, at the same step.
  */
 async function runRouteStop(scenario: StopScenario): Promise<{ step: number; route: string }> {
-  const State = Annotation.Root({ ...StopStateAnnotation.spec, ended: Annotation<string>({ reducer: (_, next) => next, default: () => '' }) });
+  const last = <T>(initial: T) => Annotation<T>({ reducer: (_, next) => next, default: () => initial });
+  const State = Annotation.Root({
+    steps: last(0),
+    maxSteps: last(4),
+    signal: last<'continue' | 'done' | 'give_up' | 'need_help'>('continue'),
+    verified: last(false),
+    signalStep: last<number | null>(null),
+    ended: last(''),
+  });
   const ended = (route: string) => () => ({ ended: route });
   const compiled = new StateGraph(State)
     .addNode('turn', (state) => {
@@ -322,12 +321,14 @@ async function runRouteStop(scenario: StopScenario): Promise<{ step: number; rou
     .addNode('limit', ended('limit'))
     .addNode('give_up', ended('give_up'))
     .addNode('human', ended('human'))
+    .addNode('failed', ended('failed'))
     .addEdge(START, 'turn')
-    .addConditionalEdges('turn', routeStop, [...STOP_ROUTES])
+    .addConditionalEdges('turn', (state): StopRoute => routeStop(state), [...STOP_ROUTES])
     .addEdge('success', END)
     .addEdge('limit', END)
     .addEdge('give_up', END)
     .addEdge('human', END)
+    .addEdge('failed', END)
     .compile();
   const final = await compiled.invoke({}, { recursionLimit: 100 });
   return { step: final.steps, route: final.ended };
@@ -360,7 +361,7 @@ describe('scenarios of the routeStop preset through routeStop in a compiled Lang
   it.each(scenarios.map((scenario) => [scenario.name, scenario] as const))('%s', async (_name, scenario: StopScenario) => {
     const expected = scenario.expected;
     const decision = { kind: expected.kind, ...(expected.exit === undefined ? {} : { exit: expected.exit }) } as StopDecision;
-    expect(await runRouteStop(scenario)).toEqual({ step: expected.step, route: toLangGraphRoute(decision) });
+    expect(await runRouteStop(scenario)).toEqual({ step: expected.step, route: routeOf(decision) });
   });
 });
 

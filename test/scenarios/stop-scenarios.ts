@@ -3,7 +3,6 @@
 // runs the driver for real, and reports the decision it ended on; test/scenarios/stop-scenarios.test.ts runs
 // every runner over every scenario it supports. To add a driver, write a `StopScenarioRunner` and add it there.
 import { createStopPolicy, parseStopPolicy, seedStopPolicy, type StopDecision, type StopEvent, type StopPolicyDocument } from '../../src/index.js';
-import { routeStopPolicy } from '../../src/integrations/langgraph/index.js';
 
 /** The decision a scenario expects: what was decided, on which step, by which rule. */
 export interface ExpectedDecision {
@@ -58,7 +57,7 @@ export const SEED_SCENARIO_POLICY: StopPolicyDocument = seedStopPolicy(createSto
 
 /** A loop policy with limits first, then the finish signal, a person's answer and the test evidence of a `done`. */
 export const LOOP_SCENARIO_POLICY: StopPolicyDocument = parseStopPolicy({
-  version: 1,
+  version: 2,
   name: 'scenario-loop',
   rules: [
     { id: 'max_steps', when: { limit: { of: 'steps', max: 8 } }, then: { kind: 'stop', exit: 'limit', reason: 'max_steps' } },
@@ -76,7 +75,7 @@ export const LOOP_SCENARIO_POLICY: StopPolicyDocument = parseStopPolicy({
 
 /** A policy with the step-history stall detector ahead of a step cap of 6. */
 export const STALL_SCENARIO_POLICY: StopPolicyDocument = parseStopPolicy({
-  version: 1,
+  version: 2,
   name: 'scenario-stall',
   rules: [
     { id: 'max_steps', when: { limit: { of: 'steps', max: 6 } }, then: { kind: 'stop', exit: 'limit', reason: 'max_steps' } },
@@ -86,8 +85,17 @@ export const STALL_SCENARIO_POLICY: StopPolicyDocument = parseStopPolicy({
 
 const seed = (name: string, events: readonly StopEvent[], expected: ExpectedDecision): StopScenario => ({ name, policy: SEED_SCENARIO_POLICY, events, expected });
 const loop = (name: string, events: readonly StopEvent[], expected: ExpectedDecision): StopScenario => ({ name, policy: LOOP_SCENARIO_POLICY, events, expected });
-/** LangGraph's `routeStop` preset with a step cap of 4. */
-export const ROUTE_SCENARIO_POLICY: StopPolicyDocument = routeStopPolicy(4);
+/** The rules LangGraph's `routeStop` decides a turn with, as its documentation gives them, with a step cap of 4. */
+export const ROUTE_SCENARIO_POLICY: StopPolicyDocument = parseStopPolicy({
+  version: 2,
+  name: 'route-stop',
+  rules: [
+    { id: 'max_steps', when: { limit: { of: 'steps', max: 4 } }, then: { kind: 'stop', exit: 'limit', reason: 'max_steps' } },
+    { id: 'verified_done', when: { all: [{ signal: 'done' }, { verification: 'passed' }] }, then: { kind: 'stop', exit: 'success', reason: 'verified_done' } },
+    { id: 'gave_up', when: { signal: 'give_up' }, then: { kind: 'stop', exit: 'gave_up', reason: 'agent_gave_up' } },
+    { id: 'need_help', when: { signal: 'need_help' }, then: { kind: 'stop', exit: 'need_help', reason: 'agent_needs_help' } },
+  ],
+});
 
 const route = (name: string, events: readonly StopEvent[], expected: ExpectedDecision): StopScenario => ({ name, policy: ROUTE_SCENARIO_POLICY, events, expected });
 const stall = (name: string, events: readonly StopEvent[], expected: ExpectedDecision): StopScenario => ({ name, policy: STALL_SCENARIO_POLICY, events, expected });

@@ -40,6 +40,17 @@ const NO_TESTS: TestEvidence = Object.freeze({ passed: false, failed: Object.fre
  * state = result.state;
  */
 export function decide(policy: StopPolicyDocument, state: StopState, event: StopEvent): DecideResult {
+  const result = decideUnobserved(policy, state, event);
+  if (result.state !== state) notifyDecision(result.decision, result.state.step, result.state.totals, policy.name);
+  return result;
+}
+
+/**
+ * `decide` without telling the stop observer: for a check that is not a
+ * run's decision (`combineDoneSignal`, `isStalled`, `checkBudget`), and for a
+ * driver that reports the decision itself only when it keeps it.
+ */
+export function decideUnobserved(policy: StopPolicyDocument, state: StopState, event: StopEvent): DecideResult {
   const compiled = compileStopPolicy(policy);
   assertStopState(state);
   assertStopEvent(event);
@@ -63,7 +74,6 @@ export function decide(policy: StopPolicyDocument, state: StopState, event: Stop
     core.stall === undefined
       ? { version: STOP_STATE_VERSION, step: core.step, totals: core.totals, elapsedMs: core.elapsedMs, fingerprints: core.fingerprints, retries, last }
       : { version: STOP_STATE_VERSION, step: core.step, totals: core.totals, elapsedMs: core.elapsedMs, fingerprints: core.fingerprints, retries, stall: core.stall, last };
-  notifyDecision(decision, next.step, next.totals, policy.name);
   return { state: next, decision };
 }
 

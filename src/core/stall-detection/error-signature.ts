@@ -3,7 +3,7 @@
 // "command not found", "No such file or directory". Code listings that merely
 // name an exception type ("catch (IOException e)") do not match.
 const ERROR_LINE =
-  /(?:^|[\s:[(])(?:error|fatal|failed|failure|panic)(?:\[[^\]]*\])?:|\b\w*(?:Error|Exception|Failure)(?::|$)|^traceback \(most recent call last\)|command not found|no such file or directory|permission denied|\bnot found\b|\bcannot (?:find|open|access|read|write|resolve|load)\b|\bunable to\b|\bsegmentation fault\b/im;
+  /(?:^|[\s:[(])(?:error|fatal|failed|failure|panic)(?:\[[^\]]*\])?:|\b\w*(?:Error|Exception|Failure)(?: \[[^\]]*\])?(?::|$)|^traceback \(most recent call last\)|command not found|no such file or directory|permission denied|\bnot found\b|\bcannot (?:find|open|access|read|write|resolve|load)\b|\bunable to\b|\bsegmentation fault\b/im;
 
 const INFRASTRUCTURE =
   /\b(?:timed? ?out|timeout|rate[ -]?limit(?:ed)?|too many requests|429|502|503|504|service unavailable|temporarily unavailable|overloaded|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|connection (?:reset|refused))\b/i;
@@ -12,8 +12,15 @@ const INFRASTRUCTURE =
 const LOCATION = /\bline \d+|\w:\d+\b|:\[\d+,\d+\]/;
 const LOCATION_LOOKBACK = 3;
 
-/** How many of the last lines of an output a failure is looked for in. */
+/** How many of the last lines of an output a failure is looked for in, not counting the lines that say nothing. */
 const TAIL_LINES = 8;
+/** How far back the tail is looked for at most, so that a long output of nothing but noise stays cheap. */
+const MAX_SCANNED_LINES = 64;
+
+// Lines that come after an error without naming it: stack frames ("at f (a.js:3:7)"), the fields of a dumped error
+// object ("code: 'ERR_ASSERTION',", "actual: -1,", "}"), and a test runner's closing counts ("ℹ tests 1", "# fail 1").
+const NOISE =
+  /^(?:at .+|[{}[\]()]+[,;]?|\w+: (?:'[^']*'|"[^"]*"|-?\d+(?:\.\d+)?|true|false|null|undefined|\[[^\]]*\]|\{[^}]*\})?,?|(?:ℹ|#) (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)\b.*)$/;
 
 /**
  * The line of a (normalised) failed output that names its error: the last of
@@ -50,11 +57,18 @@ export function isInfrastructureError(signature: string): boolean {
 function tailLines(text: string): string[] {
   const lines: string[] = [];
   let end = text.length;
-  while (end > 0 && lines.length < TAIL_LINES) {
+  let scanned = 0;
+  while (end > 0 && lines.length < TAIL_LINES && scanned < MAX_SCANNED_LINES) {
     const start = text.lastIndexOf('\n', end - 1);
     const line = text.slice(start + 1, end).trim();
-    if (line !== '') lines.unshift(line);
+    if (line !== '' && !NOISE.test(line)) lines.unshift(line);
+    scanned += 1;
     end = start < 0 ? 0 : start;
+  }
+  // An output of nothing but noise keeps its last line, so that its signature is still itself.
+  if (lines.length === 0) {
+    const last = text.trimEnd().split('\n').pop()?.trim();
+    if (last !== undefined && last !== '') lines.push(last);
   }
   return lines;
 }

@@ -11,13 +11,15 @@ const VOLATILE = new RegExp(
     /(\b0[xX][0-9a-fA-F]{4,}\b)/.source,
     // 5: durations ("0.52s", "12 ms", "3.1 seconds").
     /(\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hours?)\b)/.source,
-    // 6, 7: process ids ("pid 4242", "PID: 4242").
-    /\b(pid|PID|process|Process)([ :=#]+)\d+\b/.source,
+    // 6, 7: process and process-group ids ("pid 4242", "PID: 4242", "Process Group PGID: 4242").
+    /\b(pid|PID|pgid|PGID|process|Process)([ :=#]+)\d+\b/.source,
     // 8: temporary paths.
     /((?:\/private)?\/var\/folders\/[^\s'"`:]+|\/(?:tmp|temp)\/[^\s'"`:]+|[A-Za-z]:\\Users\\[^\\\s]+\\AppData\\Local\\Temp\\[^\s'"`:]+)/
       .source,
     // 9: a shell's own input counter ("bash: line 11301: cd: ..."), which grows with every command the shell runs.
     /(\b(?:ba|z|da|k)?sh: line )\d+:/.source,
+    // 10: a duration named before its number, as node:test writes it ("duration_ms: 0.52", "# duration_ms 41.2").
+    /(\bduration_?ms\b[:=]?\s*)\d+(?:\.\d+)?/.source,
   ].join('|'),
   'g',
 );
@@ -30,6 +32,7 @@ function replaceVolatile(match: string, ...groups: (string | undefined)[]): stri
   if (groups[5] !== undefined) return `${groups[5]}${groups[6] ?? ' '}<pid>`;
   if (groups[7] !== undefined) return '<tmp>';
   if (groups[8] !== undefined) return `${groups[8]}<n>:`;
+  if (groups[9] !== undefined) return `${groups[9]}<duration>`;
   return match;
 }
 

@@ -13,7 +13,7 @@ export interface HttpCall<T> {
   readonly method: 'GET' | 'POST';
   readonly url: URL;
   readonly body?: string;
-  /** Reads the parsed JSON body; throws an `DecisionModelError` for a body that answers wrongly. */
+  /** Reads the parsed JSON body; throws a `DecisionModelError` for a body that answers wrongly. */
   readonly read: (json: unknown) => T;
 }
 
@@ -23,7 +23,7 @@ const ERROR_BODY_BYTES = 16 * 1024;
  * Sends a call, retrying network errors, 408, 429, 5xx and 529 with
  * exponential backoff and jitter (honouring `retry-after`), with the timeout
  * applied to each attempt, and stopping at once when `signal` aborts. Rejects
- * only with an `DecisionModelError` whose `attempts` says how many were made.
+ * only with a `DecisionModelError` whose `attempts` says how many were made.
  */
 export async function sendWithRetries<T>(transport: HttpTransport, call: HttpCall<T>, signal?: AbortSignal): Promise<T> {
   for (let attempt = 1; ; attempt++) {

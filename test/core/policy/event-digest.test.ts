@@ -57,9 +57,16 @@ describe('eventDigest', () => {
         { ...base, human: { timedOut: true } },
         { ...base, tree: 't1' },
         { ...base, verification: { ok: false, unmet: ['docs'] } },
+        { ...base, probabilities: undefined, decisionModel: 'none' },
+        { ...base, probabilities: undefined, decisionModel: 'unavailable' },
+        { ...base, reentered: true },
+        { ...base, reentered: false },
+        { ...base, taskType: 'bugfix' },
+        { ...base, provider: 'token_limit' },
+        { ...base, provider: 'failed' },
       ].map((event) => eventDigest(event as StopEvent, FP)),
     );
-    expect(digests.size).toBe(13);
+    expect(digests.size).toBe(20);
     expect(eventDigest(base, 'e'.repeat(32))).not.toBe(eventDigest(base, FP));
   });
 });

@@ -3,11 +3,9 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { decide, needsJudgement } from '../../../src/core/policy/decide.js';
-import { eventDigest } from '../../../src/core/policy/event-digest.js';
 import { HOOK_RULE_IDS, HOOK_STOP_POLICY, hookStopPolicy } from '../../../src/core/policy/hook-stop-policy.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import type { StopEvent } from '../../../src/core/policy/stop-event.js';
-import { isStopPolicyDocumentShape, parseStopPolicyAt, policyTaskTypes } from '../../../src/core/policy/stop-policy-shape.js';
 import { initialStopState } from '../../../src/core/policy/stop-state.js';
 import { createStopPolicy } from '../../../src/core/stop-policy.js';
 
@@ -16,8 +14,6 @@ const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
 const red = { passed: false, failed: ['a > b'], ran: 2 };
 const green = { passed: true, failed: [], ran: 2 };
 const none = { passed: false, failed: [], ran: 0 };
-const stop = { kind: 'stop', exit: 'success', reason: 'ok' } as const;
-const one = (when: unknown) => ({ version: 1, rules: [{ id: 'r', when, then: stop }] });
 
 describe('HOOK_STOP_POLICY', () => {
   it('is a document the schema and the parser accept, with the rules in the table order', () => {
@@ -35,7 +31,8 @@ describe('HOOK_STOP_POLICY', () => {
     expect(at({ tests: none })).toBe(false);
     expect(at({ tests: red, reentered: true })).toBe(false);
     expect(at({ tests: green, reentered: true })).toBe(false);
-    expect(at({ tests: green, judge: 'none' })).toBe(false);
+    expect(at({ tests: green, decisionModel: 'none' })).toBe(false);
+    expect(at({ tests: red, decisionModel: 'unavailable' })).toBe(false);
   });
 
   it('blocks once per span and hands off after, counting blocks with the retries of the state', () => {
@@ -52,84 +49,33 @@ describe('HOOK_STOP_POLICY', () => {
 
   it('tells a model that could not be asked from one that was not, and never blocks on it alone', () => {
     const decided = (event: Omit<StopEvent, 'step'>) => decide(HOOK_STOP_POLICY, initialStopState(HOOK_STOP_POLICY), { step: 1, ...event }).decision;
-    expect(decided({ tests: green, judge: 'unavailable' })).toMatchObject({ kind: 'stop', exit: 'need_help', rule: 'judge_unavailable' });
-    expect(decided({ tests: green, judge: 'none' })).toMatchObject({ kind: 'stop', exit: 'success', rule: 'tests_passed_unjudged' });
-    expect(decided({ tests: red, judge: 'unavailable' })).toMatchObject({ kind: 'retry', rule: 'tests_failed', values: { judge: 'unavailable' } });
+    expect(decided({ tests: green, decisionModel: 'unavailable' })).toMatchObject({ kind: 'stop', exit: 'need_help', rule: 'decision_model_unavailable' });
+    expect(decided({ tests: green, decisionModel: 'none' })).toMatchObject({ kind: 'stop', exit: 'success', rule: 'tests_passed_unjudged', reason: 'tests_passed' });
+    expect(decided({ tests: red, decisionModel: 'unavailable' })).toMatchObject({ kind: 'retry', rule: 'tests_failed', values: { decisionModel: 'unavailable' } });
+    expect(decided({ tests: red, decisionModel: 'none' })).toMatchObject({ kind: 'retry', rule: 'tests_failed', values: { decisionModel: 'none' } });
     expect(decided({ tests: red, probabilities: { a: 0.9 } })).toMatchObject({ kind: 'stop', rule: 'evidence_contradicts_model' });
     expect(decided({ tests: green, probabilities: { a: 0.5 } })).toMatchObject({ kind: 'retry', rule: 'criteria_below_threshold', values: { belowProbability: 0.7 } });
   });
 });
 
-describe('the judge, reentered and taskType conditions', () => {
-  it('parse, validate against the schema, and refuse bad bodies naming the path', () => {
-    for (const when of [{ judge: 'answered' }, { judge: 'unavailable' }, { judge: 'none' }, { reentered: true }, { taskType: 'bugfix' }]) {
-      expect(parseStopPolicy(one(when)).rules[0]?.when).toEqual(when);
-      expect(validate(one(when))).toBe(true);
-    }
-    for (const [when, message] of [
-      [{ judge: 'down' }, /^rules\[0\]\.when\.judge: must be one of answered, unavailable, none, got "down"$/],
-      [{ reentered: false }, /^rules\[0\]\.when\.reentered: must be true/],
-      [{ taskType: '' }, /^rules\[0\]\.when\.taskType: must be a non-empty task type name/],
-    ] as const) {
-      expect(() => parseStopPolicy(one(when))).toThrow(message);
-      expect(validate(one(when))).toBe(false);
-    }
+describe('hookStopPolicy', () => {
+  it('with one block allowed, counts the host re-entry flag as a block', () => {
+    const decided = (event: Omit<StopEvent, 'step'>) => decide(HOOK_STOP_POLICY, initialStopState(HOOK_STOP_POLICY), { step: 1, ...event }).decision;
+    expect(decided({ tests: red, reentered: true })).toMatchObject({ kind: 'stop', exit: 'need_help', rule: 'tests_failed_after_block' });
+    expect(decided({ tests: none, reentered: true })).toMatchObject({ kind: 'stop', exit: 'need_help', rule: 'no_tests_after_block' });
+    expect(decided({ tests: green, reentered: true })).toMatchObject({ kind: 'stop', exit: 'success', rule: 'passed_after_block' });
   });
 
-  it('read the event, and a criteria condition with no model to wait for does not hold instead of waiting', () => {
-    const policy = parseStopPolicy({
-      version: 1,
-      rules: [
-        { id: 'typed', when: { all: [{ taskType: 'bugfix' }, { reentered: true }] }, then: { kind: 'stop', exit: 'need_help', reason: 'x' } },
-        { id: 'judged', when: { criteria: { gte: 0.5 } }, then: stop },
-        { id: 'fallback', when: { always: true }, then: { kind: 'retry', reason: 'again' } },
-      ],
+  it('hands off at the step cap and on a stall first, with the numbers it is given', () => {
+    const policy = hookStopPolicy(createStopPolicy({ maxSteps: 3, stallRounds: 2 }));
+    let state = initialStopState(policy);
+    const rules = [1, 2].map((step) => {
+      const result = decide(policy, state, { step, tests: red, output: 'same', probabilities: { a: 0.2 } });
+      state = result.state;
+      return result.decision.rule;
     });
-    const state = initialStopState(policy);
-    expect(decide(policy, state, { step: 1, taskType: 'bugfix', reentered: true }).decision.rule).toBe('typed');
-    expect(needsJudgement(policy, state, { step: 1, taskType: 'feature' })).toBe(true);
-    const unjudged = decide(policy, state, { step: 1, taskType: 'feature', judge: 'unavailable' }).decision;
-    expect(unjudged.rule).toBe('fallback');
-    expect(unjudged.trace[1]).toEqual({ rule: 'judged', unmet: { condition: 'criteria.lowest', actual: 'decision model unavailable', relation: '' } });
-    expect(unjudged.trace[0]?.unmet).toEqual({ condition: 'all[0].taskType.bugfix', actual: 'feature', relation: ', not bugfix' });
-  });
-
-  it('refuses malformed event fields, and the digest tells events that differ in them apart', () => {
-    const policy = HOOK_STOP_POLICY;
-    const state = initialStopState(policy);
-    expect(() => decide(policy, state, { step: 1, tests: green, judge: 'down' as never })).toThrow(/event\.judge must be "unavailable" or "none"/);
-    expect(() => decide(policy, state, { step: 1, tests: green, judge: 'none', probabilities: { a: 1 } })).toThrow(/give one or the other/);
-    expect(() => decide(policy, state, { step: 1, tests: green, reentered: 'yes' as never })).toThrow(/event\.reentered must be a boolean/);
-    expect(() => decide(policy, state, { step: 1, tests: green, taskType: '' })).toThrow(/event\.taskType must be a non-empty string/);
-    const digests = new Set(
-      [{}, { judge: 'none' }, { judge: 'unavailable' }, { reentered: true }, { reentered: false }, { taskType: 'a' }].map((extra) => eventDigest({ step: 1, ...extra } as StopEvent, 'f')),
-    );
-    expect(digests.size).toBe(6);
-  });
-});
-
-describe('stop policy shapes', () => {
-  it('tells a document from four numbers and names the whole path of an error', () => {
-    expect(isStopPolicyDocumentShape({ version: 1, rules: [] })).toBe(true);
-    expect(isStopPolicyDocumentShape({ doneThreshold: 0.8 })).toBe(false);
-    expect(isStopPolicyDocumentShape(null)).toBe(false);
-    expect(parseStopPolicyAt('policy', one({ tests: 'broken' }))).toEqual({
-      ok: false,
-      message: 'policy.rules[0].when.tests: must be one of no_tests_ran, failed, passed, fresh, stale, got "broken"',
-    });
-    expect(parseStopPolicyAt('policy', { version: 2, rules: [] })).toMatchObject({ ok: false, message: /^policy\.version: must be 1/ });
-    expect(parseStopPolicyAt('', one({ always: true }))).toMatchObject({ ok: true });
-  });
-
-  it('lists the task types a document reads', () => {
-    const policy = parseStopPolicy({
-      version: 1,
-      rules: [
-        { id: 'a', when: { all: [{ taskType: 'bugfix' }, { not: { taskType: 'docs' } }] }, then: stop },
-        { id: 'b', when: { atLeast: { count: 1, of: [{ any: [{ taskType: 'feature' }] }] } }, then: stop },
-      ],
-    });
-    expect(policyTaskTypes(policy)).toEqual(['bugfix', 'docs', 'feature']);
-    expect(policyTaskTypes(HOOK_STOP_POLICY)).toEqual([]);
+    expect(rules).toEqual(['tests_failed', 'stalled']);
+    expect(decide(policy, initialStopState(policy), { step: 3, tests: green, probabilities: { a: 1 } }).decision).toMatchObject({ kind: 'stop', exit: 'limit', rule: 'hard_cap' });
+    expect(() => hookStopPolicy(undefined, { maxConsecutiveBlocks: 1.5 })).toThrow('maxConsecutiveBlocks must be a positive integer, got 1.5');
   });
 });

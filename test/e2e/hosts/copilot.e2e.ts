@@ -1,12 +1,6 @@
 import { copilotHost } from './copilot-host.js';
 import { describeHost } from './describe-host.js';
 
-const SHELL_RESULT =
-  'Copilot CLI reports a failing shell call as postToolUse with resultType "success" and a text ending in ' +
-  '`<shellId: N completed with exit code K>`, N one higher at every call: stopwise reads the call as not failed and each ' +
-  'result as new (progress), so the tool guard never nudges nor refuses. Fix in src/hosts/copilot.ts: read the exit code ' +
-  'from that trailer (error when K is not 0, as gemini.ts reads `Exit Code:`) and leave the trailer out of the output';
-
 describeHost(copilotHost, {
   reasonWrappers: [
     {
@@ -19,5 +13,4 @@ describeHost(copilotHost, {
   // (nor logs) when the hook exits 0; a block is not shown either.
   person: {},
   guard: { nudgeAfterCall: 3 },
-  knownProblems: { nudge: SHELL_RESULT, refusal: SHELL_RESULT },
 });

@@ -3,11 +3,16 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { schemaFiles } from '../../../scripts/schema-files.js';
+import { agentLoopPolicy } from '../../../src/core/policy/agent-loop-policy.js';
+import { HOOK_STOP_POLICY } from '../../../src/core/policy/hook-stop-policy.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
+import { CONDITION_KINDS, LIMIT_NAMES, PROVIDER_STATES, STOP_POLICY_VERSION } from '../../../src/core/policy/stop-policy-document.js';
 import { condition } from './arbitraries.js';
 
-const schema = JSON.parse(readFileSync(join(import.meta.dirname, '../../../schemas/stop-policy.schema.json'), 'utf8')) as object;
+const shipped = readFileSync(join(import.meta.dirname, '../../../schemas/stop-policy.schema.json'), 'utf8');
+const schema = JSON.parse(shipped) as object;
 const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
 
 const parses = (value: unknown): boolean => {
@@ -19,18 +24,33 @@ const parses = (value: unknown): boolean => {
   }
 };
 const stop = { kind: 'stop', exit: 'success', reason: 'ok' };
-const one = (when: unknown, then: unknown = stop) => ({ version: 1, rules: [{ id: 'r', when, then }] });
+const one = (when: unknown, then: unknown = stop) => ({ version: 2, rules: [{ id: 'r', when, then }] });
 
-describe('the shipped JSON Schema of a stop policy', () => {
+describe('the policy document format', () => {
+  it('is version 2, with the decision model, the provider and the limits named as the engine reads them', () => {
+    expect(STOP_POLICY_VERSION).toBe(2);
+    expect(CONDITION_KINDS).toEqual(['all', 'any', 'not', 'atLeast', 'always', 'limit', 'tests', 'check', 'criteria', 'signal', 'provider', 'verification', 'human', 'stall', 'retries', 'decisionModel', 'reentered', 'taskType']);
+    expect(LIMIT_NAMES).toContain('decisionModelCalls');
+    expect(LIMIT_NAMES).toContain('decisionModelCost');
+    expect(PROVIDER_STATES).toEqual(['token_limit', 'step_limit', 'failed']);
+  });
+});
+
+describe('the shipped JSON Schema of a stop policy', { timeout: 120_000 }, () => {
+  it('is the one the schema definition generates', () => {
+    const file = schemaFiles().find((entry) => entry.file === 'stop-policy.schema.json');
+    expect(file?.text).toBe(shipped);
+  });
+
   it('accepts the presets and every policy parseStopPolicy accepts', () => {
-    expect(validate(SEED_STOP_POLICY), JSON.stringify(validate.errors)).toBe(true);
+    for (const preset of [SEED_STOP_POLICY, HOOK_STOP_POLICY, agentLoopPolicy({ maxSteps: 0, maxCost: 2 })]) expect(validate(preset), JSON.stringify(validate.errors)).toBe(true);
     fc.assert(
       fc.property(fc.array(condition, { minLength: 1, maxLength: 4 }), (conditions) => {
-        const value = { version: 1, name: 'random', rules: conditions.map((when, i) => ({ id: `r${i}`, when, then: i % 2 === 0 ? stop : { kind: 'retry', reason: 'again' } })) };
+        const value = { version: 2, name: 'random', rules: conditions.map((when, i) => ({ id: `r${i}`, when, then: i % 2 === 0 ? stop : { kind: 'retry', reason: 'again' } })) };
         expect(parses(value)).toBe(true);
         expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
       }),
-      { numRuns: 3000 },
+      { numRuns: 1000 },
     );
   });
 
@@ -38,6 +58,7 @@ describe('the shipped JSON Schema of a stop policy', () => {
     const refused = [
       { version: 2, rules: [] },
       { version: 1, rules: [] },
+      { version: 3, rules: [{ id: 'r', when: { always: true }, then: stop }] },
       { ...one({ always: true }), extra: 1 },
       one({ testz: 'failed' }),
       one({ tests: 'failed', signal: 'done' }),
@@ -46,8 +67,9 @@ describe('the shipped JSON Schema of a stop policy', () => {
       one({ criteria: { gte: 1.5 } }),
       one({ criteria: { gte: 0.5, lt: 0.7 } }),
       one({ criteria: { criterion: 'a' } }),
-      one({ limit: { of: 'steps', max: 0 } }),
-      one({ limit: { of: 'steps', max: 2.5 } }),
+      one({ limit: { of: 'steps', max: -1 } }),
+      one({ judge: 'none' }),
+      one({ provider: 'timeout' }),
       one({ limit: { of: 'dollars', max: 2 } }),
       one({ stall: { detector: 'identical_fingerprints', rounds: 0 } }),
       one({ always: false }),
@@ -55,16 +77,17 @@ describe('the shipped JSON Schema of a stop policy', () => {
       one({ always: true }, { kind: 'halt' }),
       one({ always: true }, { kind: 'retry' }),
       one({ always: true }, { kind: 'stop', exit: 'done', reason: 'x' }),
-      { version: 1, rules: [{ id: '', when: { always: true }, then: stop }] },
+      { version: 2, rules: [{ id: '', when: { always: true }, then: stop }] },
     ];
     for (const value of refused) {
       expect(parses(value), JSON.stringify(value)).toBe(false);
       expect(validate(value), JSON.stringify(value)).toBe(false);
     }
     const parserOnly = [
-      { version: 1, rules: [{ id: 'x', when: { always: true }, then: stop }, { id: 'x', when: { always: true }, then: stop }] },
+      { version: 2, rules: [{ id: 'x', when: { always: true }, then: stop }, { id: 'x', when: { always: true }, then: stop }] },
       one({ atLeast: { count: 3, of: [{ always: true }] } }),
       one({ criteria: { within: [0.7, 0.4] } }),
+      one({ limit: { of: 'steps', max: 2.5 } }),
     ];
     for (const value of parserOnly) {
       expect(parses(value)).toBe(false);
@@ -92,7 +115,25 @@ describe('the shipped JSON Schema of a stop policy', () => {
         if (parses(value)) expect(validate(value), JSON.stringify(value)).toBe(true);
         if (!validate(value)) expect(parses(value)).toBe(false);
       }),
-      { numRuns: 5000 },
+      { numRuns: 1000 },
     );
+  });
+});
+
+describe('the options of a step_history condition', () => {
+  const mk = (options: unknown) => ({ version: 2, rules: [{ id: 'r', when: { stall: { detector: 'step_history', options } }, then: { kind: 'stop', exit: 'need_help', reason: 'x' } }] });
+
+  it('refuses an unknown field inside a pattern or a tool identity, naming its path and the nearest name', () => {
+    expect(() => parseStopPolicy(mk({ repeatedResult: { repaets: 2 } }))).toThrow('rules[0].when.stall.options.repeatedResult.repaets: unknown field (did you mean "repeats"?)');
+    expect(() => parseStopPolicy(mk({ tools: { bash: { argumentz: ['a'] } } }))).toThrow('rules[0].when.stall.options.tools.bash.argumentz: unknown field (did you mean "arguments"?)');
+  });
+
+  it('keeps a copy: the caller object is not frozen', () => {
+    const options = { repeatedResult: { repeats: 2 } };
+    const policy = parseStopPolicy(mk(options));
+    expect(Object.isFrozen(options)).toBe(false);
+    expect(Object.isFrozen(options.repeatedResult)).toBe(false);
+    options.repeatedResult.repeats = 9;
+    expect(policy.rules[0]?.when).toEqual({ stall: { detector: 'step_history', options: { repeatedResult: { repeats: 2 } } } });
   });
 });

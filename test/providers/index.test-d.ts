@@ -4,19 +4,19 @@ import type { StepResult, ToolSet } from 'ai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Response } from 'openai/resources/responses/responses';
 import { describe, expectTypeOf, it } from 'vitest';
+import { mapAiSdkFinishReason } from '../../src/integrations/ai-sdk/index.js';
 import {
-  mapAiSdkFinishReason,
   mapAnthropicStopReason,
   mapGeminiFinishReason,
   mapOpenAIChatFinishReason,
   mapOpenAIResponseStatus,
-  type ProviderStep,
+  type GenerationStep,
 } from '../../src/providers/index.js';
 
 describe('each mapper takes the real SDK type', () => {
   it('Anthropic Message, including refusal stop_details and model_context_window_exceeded', () => {
     const message = {} as Anthropic.Messages.Message;
-    expectTypeOf(mapAnthropicStopReason(message)).toEqualTypeOf<ProviderStep<string | null>>();
+    expectTypeOf(mapAnthropicStopReason(message)).toEqualTypeOf<GenerationStep<string | null>>();
     expectTypeOf<'refusal' | 'model_context_window_exceeded' | 'pause_turn'>().toExtend<NonNullable<Anthropic.Messages.Message['stop_reason']>>();
     expectTypeOf<NonNullable<Anthropic.Messages.Message['stop_details']>['type']>().toEqualTypeOf<'refusal'>();
   });
@@ -28,9 +28,10 @@ describe('each mapper takes the real SDK type', () => {
     expectTypeOf(mapOpenAIResponseStatus(response).raw.status).toEqualTypeOf<string | null>();
   });
 
-  it('Gemini candidate and AI SDK step', () => {
+  it('Gemini candidate and AI SDK step; an end step carries the signal and the provider stop a turn result takes', () => {
+    expectTypeOf<Extract<GenerationStep, { type: 'end' }>['provider']>().toEqualTypeOf<{ readonly stop: 'token_limit' | 'step_limit' | 'failed'; readonly detail: string } | undefined>();
     const candidate = {} as Candidate;
-    expectTypeOf(mapGeminiFinishReason(candidate).type).toEqualTypeOf<'call' | 'halt' | 'resume'>();
+    expectTypeOf(mapGeminiFinishReason(candidate).type).toEqualTypeOf<'call' | 'end' | 'resume'>();
     const step = {} as StepResult<ToolSet>;
     expectTypeOf(mapAiSdkFinishReason(step).raw.rawFinishReason).toEqualTypeOf<string | null>();
   });

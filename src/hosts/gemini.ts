@@ -1,3 +1,4 @@
+import { Murmur128 } from '../core/murmur-hash.js';
 import type { HostDescription } from './host.js';
 import { callId, eventName, place, resultText, text, toolName } from './payload.js';
 
@@ -36,7 +37,16 @@ export const gemini: HostDescription = {
   readEvent(payload) {
     const name = eventName(payload, 'Gemini', 'hook_event_name');
     const at = place(name, payload, { session: ['session_id'], cwd: ['cwd'] });
-    if (name === 'AfterAgent') return { kind: 'stop', ...at, lastMessage: text(payload, 'prompt_response') ?? '', reentered: payload.stop_hook_active === true };
+    if (name === 'AfterAgent') {
+      const prompt = text(payload, 'prompt');
+      return {
+        kind: 'stop',
+        ...at,
+        lastMessage: text(payload, 'prompt_response') ?? '',
+        reentered: payload.stop_hook_active === true,
+        ...(prompt === undefined ? {} : { turn: new Murmur128().update(prompt).digest() }),
+      };
+    }
     if (name !== 'BeforeTool' && name !== 'AfterTool') return { kind: 'other', eventName: name };
     const tool = toolName(payload, name, 'tool_name');
     const call = { tool, ...(payload.tool_input === undefined ? {} : { input: payload.tool_input }), ...callId(payload, 'tool_call_id', 'call_id') };

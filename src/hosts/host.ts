@@ -39,6 +39,11 @@ export type HookEvent =
       readonly lastMessage: string;
       /** The host says this stop follows a block of the hook's own (`stop_hook_active`, a `loop_count` above 0). */
       readonly reentered: boolean;
+      /**
+       * The user turn this stop ends, when the host names it (a digest of Gemini's `prompt`): a stop in the turn of a
+       * block is a re-entry even when the host's own flag says otherwise.
+       */
+      readonly turn?: string;
       /** Cursor: how many follow-ups the hook already sent in this loop. */
       readonly loopCount?: number;
       /** Cursor: `completed`, `aborted` or `error`: a run that did not complete is not checked. */

@@ -28,7 +28,7 @@ export interface SessionState {
    * when the run before it ended on a block of the hook's (the host's cap, or
    * the person, ended it: not stopwise).
    */
-  readonly lastStop?: { readonly kind: StopAttemptKind; readonly at: string; readonly previousRunEndedBy?: 'host' };
+  readonly lastStop?: { readonly kind: StopAttemptKind; readonly at: string; readonly previousRunEndedBy?: 'host'; readonly turn?: string };
   /** The tool guard's state; `null` before the first tool event. */
   readonly tools: ToolGuardState | null;
   readonly updatedAt: string;

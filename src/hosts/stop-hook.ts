@@ -74,14 +74,19 @@ export async function runStopHook(host: HostDescription, event: Extract<HookEven
       ...(options.client === undefined ? {} : { client: options.client }),
     };
     const run = await withSessionState(path, { now, lockTimeoutMs: Math.min(MAX_LOCK_WAIT_MS, left(2 * RESERVE_MS)) }, async (state) => {
-      const fresh = state.lastStop?.kind === 'block' && !event.reentered;
-      const decided = await untilDeadline(answerStop(session, state), left(RESERVE_MS));
+      // A host that names the user turn (Gemini) may not flag a stop in the turn it was blocked in as a re-entry (after a
+      // retry that ran a tool it starts a new agent loop): the same turn after a block is one.
+      const sameTurn = event.turn !== undefined && state.lastStop?.kind === 'block' && state.lastStop.turn === event.turn;
+      const reentered = event.reentered || sameTurn;
+      const fresh = state.lastStop?.kind === 'block' && !reentered;
+      const decided = await untilDeadline(answerStop(reentered === event.reentered ? session : { ...session, event: { ...event, reentered } }, state), left(RESERVE_MS));
       const stopped: DecidedStop =
         decided === 'deadline'
           ? { state: { ...state, stop: null, lastStop: { kind: 'handoff', at: now().toISOString() } }, answer: handOff(`the hook ran out of time while ${progress.phase} (its deadline is ${deadline})`, 'deadline'), step: (state.stop?.step ?? 0) + 1 }
           : decided;
-      const lastStop = stopped.state.lastStop;
-      const next: SessionState = fresh && lastStop !== undefined ? { ...stopped.state, lastStop: { ...lastStop, previousRunEndedBy: 'host' } } : stopped.state;
+      const ended = stopped.state.lastStop;
+      const lastStop = ended === undefined ? undefined : { ...ended, ...(fresh ? { previousRunEndedBy: 'host' as const } : {}), ...(event.turn === undefined ? {} : { turn: event.turn }) };
+      const next: SessionState = lastStop === undefined ? stopped.state : { ...stopped.state, lastStop };
       return { state: next, result: stopped };
     });
     const warnings = [...run.warnings];

@@ -166,6 +166,23 @@ describe('runStopHook', () => {
     expect(onlyState(dir).lastStop).toMatchObject({ kind: 'allow', previousRunEndedBy: 'host' });
   });
 
+  it("reads a stop in the user turn of a block as a re-entry, whatever the host's flag says (Gemini after a retry that ran a tool)", async () => {
+    const dir = project();
+    const first = await stop(dir, { testRunner: always(RED) }, { turn: 'turn-1' }, 'gemini');
+    expect(JSON.parse(first.stdout)).toMatchObject({ decision: 'deny' });
+    // The same turn, stop_hook_active false: the retry's stop. Still red, so it is handed off, not blocked again.
+    const second = await stop(dir, { testRunner: always(RED) }, { turn: 'turn-1' }, 'gemini');
+    expect(second.stdout).not.toContain('"deny"');
+    expect(onlyState(dir).lastStop).toMatchObject({ kind: 'handoff', turn: 'turn-1' });
+    expect(onlyState(dir).lastStop).not.toHaveProperty('previousRunEndedBy');
+    // After the hand-off a new span starts: the next turn's red stop is blocked. A stop of another turn after that
+    // block is one the host started afresh: recorded so, and still handed off (only the hook ends a span).
+    const next = await stop(dir, { testRunner: always(RED) }, { turn: 'turn-2' }, 'gemini');
+    expect(JSON.parse(next.stdout)).toMatchObject({ decision: 'deny' });
+    await stop(dir, { testRunner: always(RED) }, { turn: 'turn-3' }, 'gemini');
+    expect(onlyState(dir).lastStop).toMatchObject({ kind: 'handoff', previousRunEndedBy: 'host', turn: 'turn-3' });
+  });
+
   it('reaches the step cap, and sees a stall, across invocations: the span lives in the session state', async () => {
     const capped = project({ maxConsecutiveBlocks: 10, policy: { maxSteps: 3, stallRounds: 10 } });
     const answers = [];

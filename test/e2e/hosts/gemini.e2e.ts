@@ -10,12 +10,6 @@ describeHost(geminiHost, {
   },
   guard: { nudgeAfterCall: 3, hostLoopDetection: { call: 5, message: 'Potential loop detected' } },
   knownProblems: {
-    runNotEndedByHost:
-      'Gemini CLI sends stop_hook_active: false to the AfterAgent after a block when the retry ran a tool (its tool loop ' +
-      'starts a new turn without the flag), with the same `prompt` and a `prompt_response` that extends the blocked one, so ' +
-      'stopwise records previousRunEndedBy "host" although the run went on. Fix in src/hosts/gemini.ts and stop-hook.ts: ' +
-      'keep the blocked stop\'s prompt and read an AfterAgent with the same prompt whose prompt_response starts with the ' +
-      'blocked one as a re-entry',
     refusal:
       'Gemini CLI ends a shell result with `Process Group PGID: <n>`, a new number at every run; normalize-output.ts masks ' +
       '`pid 42` and `PID: 42` but not `PGID: 42`, so each repeat reads as a new result (progress) and the guard never ' +

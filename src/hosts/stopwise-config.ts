@@ -5,6 +5,7 @@ import { describeValue } from '../core/describe-value.js';
 import { isStopPolicyDocumentShape, parseStopPolicy } from '../core/policy/parse-stop-policy.js';
 import { stopPolicySchema, type StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import { policyTaskTypes } from '../core/policy/policy-task-types.js';
+import { policyRulesWith } from '../core/policy/policy-reads-criteria.js';
 import { schemaProblems, formatSchemaProblems, type SchemaProblem } from '../core/schema-issues.js';
 import { DEFAULT_POLICY, createStopPolicy, stopPolicyNumbersSchema, type StopPolicy } from '../core/stop-policy.js';
 import { stallOptionsInputSchema } from '../core/stall-detection/stall-options.js';
@@ -158,6 +159,8 @@ export function parseStopwiseConfig(value: unknown): { readonly ok: true; readon
   const policy = data.policy;
   const policyFile = typeof policy === 'string' ? policy : undefined;
   const stopPolicy = isStopPolicyDocumentShape(policy) ? parseStopPolicy(policy) : undefined;
+  const unjudged = stopPolicy === undefined ? undefined : withoutModelProblem(stopPolicy, model.client, 'policy');
+  if (unjudged !== undefined) problems.push(unjudged);
   if (data.taskType !== undefined && stopPolicy !== undefined) {
     const known = policyTaskTypes(stopPolicy);
     if (!known.includes(data.taskType)) problems.push({ path: 'taskType', message: `no rule of the policy reads task type "${data.taskType}" (a { "taskType": ... } condition); it has ${known.length === 0 ? 'none' : known.join(', ')}` });
@@ -217,6 +220,8 @@ export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<
   if (config.policyFile === undefined) return { ok: true, config, path, projectDir };
   const policy = await loadPolicyFile(config.policyFile, projectDir, config.taskType === undefined ? {} : { taskType: config.taskType });
   if (!policy.ok) return { ok: false, kind: 'invalid', path, message: prefixLines(path, `policy: ${policy.message}`) };
+  const unjudged = 'document' in policy ? withoutModelProblem(policy.document, config.decisionModel.client, `policy (${config.policyFile})`) : undefined;
+  if (unjudged !== undefined) return { ok: false, kind: 'invalid', path, message: prefixLines(path, formatSchemaProblems([unjudged])) };
   return { ok: true, config: { ...config, ...('document' in policy ? { stopPolicy: policy.document } : { policy: policy.numbers }) }, path, projectDir };
 }
 
@@ -282,4 +287,20 @@ export async function findConfigFile(startDirs: readonly string[]): Promise<stri
 export function missingConfigMessage(startDirs: readonly string[]): string {
   const folders = [...new Set(startDirs.map((dir) => resolve(dir)))];
   return `no ${CONFIG_FILE_NAME} in ${folders.length === 0 ? 'the current folder' : folders.join(' or ')} or any parent folder`;
+}
+
+/**
+ * A policy that compares criterion probabilities and says nothing about a stop without a decision model, while none is
+ * configured: its criteria rules never hold, so red tests would not be blocked and every stop would go to a person.
+ */
+function withoutModelProblem(policy: StopPolicyDocument, client: string, path: string): SchemaProblem | undefined {
+  if (client !== 'none') return undefined;
+  const judged = policyRulesWith(policy, 'criteria');
+  if (judged.length === 0 || policyRulesWith(policy, 'decisionModel').length > 0) return undefined;
+  return {
+    path,
+    message:
+      `rules ${judged.join(', ')} compare criterion probabilities and no rule says what to do without a decision model, ` +
+      'while decisionModel.client is "none": configure a decision model, or add rules for { "decisionModel": "none" } (as the hook preset has)',
+  };
 }

@@ -171,6 +171,14 @@ describe('parseStopwiseConfig', () => {
     expect(parsed({ tests, policy: typed, taskType: 'bugfix' }).taskType).toBe('bugfix');
     expect(problems({ tests, policy: typed, taskType: 'docs' })).toEqual(['taskType: no rule of the policy reads task type "docs" (a { "taskType": ... } condition); it has bugfix']);
   });
+
+  it('refuses a policy that compares criteria and says nothing for a stop without a decision model, when none is configured', () => {
+    const seed = JSON.parse(JSON.stringify(SEED_STOP_POLICY));
+    expect(problems({ tests, policy: seed })).toEqual([expect.stringMatching(/^policy: rules evidence_contradicts_model, tests_failed, .* compare criterion probabilities and no rule says what to do without a decision model/)]);
+    // With a decision model it is the policy's to decide; the hook preset has rules for a stop without one.
+    expect(parsed({ tests, task: 'T', decisionModel: { client: 'system-one' }, policy: seed }).stopPolicy).toEqual(SEED_STOP_POLICY);
+    expect(parsed({ tests, policy: JSON.parse(JSON.stringify(HOOK_STOP_POLICY)) }).stopPolicy).toEqual(HOOK_STOP_POLICY);
+  });
 });
 
 describe('the shipped JSON Schema of stopwise.config.json', () => {
@@ -199,7 +207,7 @@ describe('the shipped JSON Schema of stopwise.config.json', () => {
         ),
         policy: fc.oneof(
           fc.record({ doneThreshold: fc.constantFrom(0.7, 0.8, 0.9), midBandLow: fc.constantFrom(0.3, 0.5), maxSteps: fc.integer({ min: 1, max: 50 }), stallRounds: fc.integer({ min: 2, max: 6 }) }, { requiredKeys: [] }),
-          fc.constantFrom(SEED_STOP_POLICY, HOOK_STOP_POLICY),
+          fc.constant(HOOK_STOP_POLICY),
           fc.constant('stop-policy.json'),
         ),
         maxConsecutiveBlocks: fc.integer({ min: 1, max: 10 }),

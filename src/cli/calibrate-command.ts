@@ -5,7 +5,7 @@ import { brierScore, expectedCalibrationError, reliabilityBins } from '../calibr
 import { renderCalibrationReport } from '../calibrate/calibration-report-html.js';
 import { formatLabelledCaseError, isScoredCase, parseLabelledCases, type ScoredCase } from '../calibrate/labelled-case.js';
 import type { RiskKind } from '../calibrate/learn-then-test.js';
-import { DECISION_MODEL_CLIENTS, type DecisionModelClientName } from '../decision-model/create-configured-client.js';
+import { DECISION_MODEL_CLIENTS, type DecisionModelClientName } from '../decision-model/decision-model-clients.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { formatTable } from './format-table.js';
 import type { LiveScoringSettings, LiveScoringSummary } from './live-scoring.js';

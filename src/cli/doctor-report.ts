@@ -1,3 +1,4 @@
+import type { DecisionModelClientName } from '../decision-model/decision-model-clients.js';
 import type { HookHost } from '../hosts/host.js';
 
 /** How one line of `stopwise doctor` came out; only `problem` makes the setup unsound. */
@@ -53,7 +54,7 @@ export interface TestsCheck extends DoctorCheck {
 
 /** The decision model and the one request sent to it. */
 export interface DecisionModelCheck extends DoctorCheck {
-  readonly client?: 'none' | 'system-one' | 'openai-compatible';
+  readonly client?: 'none' | DecisionModelClientName;
   readonly baseURL?: string;
   readonly model?: string;
   /** The environment variable the key is read from (never the key). */

@@ -1,12 +1,7 @@
 import type { DecisionModelClient } from './decision-model-client.js';
 import { DecisionModelError } from './decision-model-error.js';
 import type { HttpClientOptions } from './http/http-transport.js';
-
-/** The decision-model clients a plain configuration can name. */
-export const DECISION_MODEL_CLIENTS = ['system-one', 'openai-compatible'] as const;
-
-/** A decision-model client a plain configuration can name. */
-export type DecisionModelClientName = (typeof DECISION_MODEL_CLIENTS)[number];
+import { DECISION_MODEL_CLIENTS, type DecisionModelClientName } from './decision-model-clients.js';
 
 /**
  * A decision model described by plain, JSON-safe settings, as a command line
@@ -15,9 +10,12 @@ export type DecisionModelClientName = (typeof DECISION_MODEL_CLIENTS)[number];
  */
 export interface DecisionModelConfig {
   readonly client: DecisionModelClientName;
-  /** The API root; for `system-one` it defaults to `SYSTEM_ONE_BASE_URL`. */
+  /** The API root; for `system-one` it defaults to `SYSTEM_ONE_BASE_URL` (not used by `ai-sdk`). */
   readonly baseURL?: string;
-  /** The model to ask; for `system-one` it defaults to `SYSTEM_ONE_MODEL`. */
+  /**
+   * The model to ask; for `system-one` it defaults to `SYSTEM_ONE_MODEL`. For `ai-sdk`, an id the AI SDK's default
+   * provider resolves to a decision model (AI SDK 7; the provider reads its own key from the environment).
+   */
   readonly model?: string;
   /**
    * The environment variable holding the key: `SYSTEM_ONE_API_KEY` by default
@@ -51,6 +49,8 @@ export interface ConfiguredClient extends DecisionModelClient {
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Time allowed for each request when `timeoutMs` is not given, as the HTTP clients have it. */
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
  * Builds a decision-model client from a plain configuration and the
@@ -95,6 +95,29 @@ export async function createConfiguredClient(
       http,
     );
     return describedClient('system-one', client);
+  }
+
+  if (checked.client === 'ai-sdk') {
+    if (checked.model === undefined) throw missingSettings('ai-sdk', [`the model (${names.model}: an id the AI SDK's default provider resolves)`]);
+    const aiSdk = await import('../integrations/ai-sdk/decision-model-client.js').catch((error: unknown) => {
+      throw new DecisionModelError('configuration', `the ai-sdk decision model needs the ai package (AI SDK 7) installed in the project: ${(error as Error).message}`, { cause: error });
+    });
+    let inner: DecisionModelClient;
+    try {
+      inner = aiSdk.decisionModelClient(checked.model, http.maxRetries === undefined ? {} : { maxRetries: http.maxRetries });
+    } catch (error) {
+      throw new DecisionModelError('configuration', (error as Error).message, { cause: error });
+    }
+    const timeoutMs = checked.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    return {
+      client: 'ai-sdk',
+      model: checked.model,
+      baseURL: 'the AI SDK default provider',
+      evaluate: (request, evaluateOptions = {}) => {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        return inner.evaluate(request, { signal: evaluateOptions.signal === undefined ? timeout : AbortSignal.any([evaluateOptions.signal, timeout]) });
+      },
+    };
   }
 
   const keyEnv = checked.apiKeyEnv ?? 'OPENAI_API_KEY';

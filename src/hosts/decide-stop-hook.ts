@@ -57,7 +57,8 @@ export function decideStopHook(
   const host = HOSTS['claude-code'];
   const cap = host.blockCap({}, undefined);
   const policy = hookPolicy(config, cap);
-  const loop = options.loop ?? { step: 0, recentFingerprints: [] };
+  // Without the attempts so far, this is the first one.
+  const loop = options.loop ?? { step: 1, recentFingerprints: [] };
   const { state, event } = seedStep(policy, loop, tests);
   const reEntered = options.reEntered ?? input.stop_hook_active === true;
   const judged: Partial<StopEvent> =

@@ -9,6 +9,7 @@ import { policyRulesWith } from '../core/policy/policy-reads-criteria.js';
 import { schemaProblems, formatSchemaProblems, type SchemaProblem } from '../core/schema-issues.js';
 import { DEFAULT_POLICY, createStopPolicy, stopPolicyNumbersSchema, type StopPolicy } from '../core/stop-policy.js';
 import { stallOptionsInputSchema } from '../core/stall-detection/stall-options.js';
+import { DECISION_MODEL_CLIENTS, type DecisionModelClientName } from '../decision-model/decision-model-clients.js';
 import { loadPolicyFile } from '../input/load-policy-file.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import type { TestReportOptions } from '../evidence/run-tests.js';
@@ -47,7 +48,7 @@ export const toolGuardSchema = z.strictObject({
 
 /** The decision model the hook asks: none, a client stopwise builds, its address and model, the variable holding the key. */
 const decisionModelSchema = z.strictObject({
-  client: z.enum(['none', 'system-one', 'openai-compatible']),
+  client: z.enum(['none', ...DECISION_MODEL_CLIENTS]),
   baseURL: z.exactOptional(z.url({ protocol: /^https?$/ })),
   model: z.exactOptional(nonEmpty()),
   apiKeyEnv: z.exactOptional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be the name of an environment variable (letters, digits and underscores), not the key itself' }))),
@@ -94,7 +95,7 @@ export interface StopwiseConfig {
   readonly acceptance: readonly string[];
   readonly tests: TestCommandConfig;
   readonly decisionModel: {
-    readonly client: 'none' | 'system-one' | 'openai-compatible';
+    readonly client: 'none' | DecisionModelClientName;
     readonly baseURL?: string;
     readonly model?: string;
     /** The environment variable that holds the API key; the key itself is never in the file. */

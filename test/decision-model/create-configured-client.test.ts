@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doneCriteria } from '../../src/decision-model/boolean-question.js';
 import { createConfiguredClient, type DecisionModelConfig } from '../../src/decision-model/create-configured-client.js';
+import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import { rejection } from './caught-errors.js';
 import { chatBody, send, startLoopbackServer, systemOneBody, type LoopbackServer } from './loopback-server.js';
 
@@ -118,7 +119,7 @@ describe('createConfiguredClient: openai-compatible', () => {
 describe('createConfiguredClient: untrusted configuration', () => {
   it.each([
     ['not an object', null, 'must be an object'],
-    ['an unknown client', { client: 'gpt' }, 'client must be one of "system-one", "openai-compatible", got "gpt"'],
+    ['an unknown client', { client: 'gpt' }, 'client must be one of "system-one", "openai-compatible", "ai-sdk", got "gpt"'],
     ['no client', {}, 'got undefined'],
     ['a model that is not a string', { client: 'openai-compatible', baseURL: 'http://127.0.0.1:1/v1', model: 7 }, 'model must be a string, got number'],
     ['a zero timeout', { client: 'openai-compatible', baseURL: 'http://127.0.0.1:1/v1', model: 'm', timeoutMs: 0 }, 'timeoutMs must be a positive number'],
@@ -138,5 +139,16 @@ describe('createConfiguredClient: untrusted configuration', () => {
     expect(error.message).toContain('apiKeyEnv must be the name of an environment variable');
     expect(inspect(error, { depth: 10 })).not.toContain(pasted.slice(0, 8));
     expect(JSON.stringify(error)).not.toContain(pasted.slice(0, 8));
+  });
+});
+
+describe('createConfiguredClient: ai-sdk', () => {
+  it('needs the model id, and says AI SDK 7 is needed where the installed ai is 6', async () => {
+    const noModel = await createConfiguredClient({ client: 'ai-sdk' }).then(() => undefined, (caught: unknown) => caught);
+    expect(DecisionModelError.isInstance(noModel) && noModel.kind).toBe('configuration');
+    expect((noModel as Error).message).toContain("the model (model: an id the AI SDK's default provider resolves)");
+    const onAi6 = await createConfiguredClient({ client: 'ai-sdk', model: 'judge-1' }).then(() => undefined, (caught: unknown) => caught);
+    expect(DecisionModelError.isInstance(onAi6) && onAi6.kind).toBe('configuration');
+    expect((onAi6 as Error).message).toMatch(/needs AI SDK 7/);
   });
 });

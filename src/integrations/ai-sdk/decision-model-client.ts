@@ -127,7 +127,9 @@ function toDecisionModelError(error: unknown, model: string, signal: AbortSignal
   const name = typeof found?.name === 'string' ? found.name : '';
   const message = `the decision model ${model}: ${typeof found?.message === 'string' ? found.message : String(error)}`;
   const kind = ((): DecisionModelErrorKind => {
-    if (signal?.aborted === true || name === 'AbortError') return 'aborted';
+    if (signal?.aborted === true) return (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError' ? 'timeout' : 'aborted';
+    if (name === 'AbortError') return 'aborted';
+    if (name === 'TimeoutError') return 'timeout';
     switch (name) {
       case 'AI_DecisionRefusalError':
       case 'AI_InvalidResponseDataError':

@@ -4,7 +4,7 @@ import { APICallError } from 'ai-v7';
 import { Experimental_DecisionMockModelV4 } from 'ai-v7/test';
 import { describe, expect, it } from 'vitest';
 import { decisionModelClient, policyStopWhen } from '../../../../src/integrations/ai-sdk/index.js';
-import { checkCompletion, DecisionModelError, runAgentLoop, stopReasonOf, type DecisionModelClient } from '../../../../src/index.js';
+import { checkCompletion, createConfiguredClient, DecisionModelError, runAgentLoop, stopReasonOf, type DecisionModelClient } from '../../../../src/index.js';
 import { createScriptedClient } from '../../../../src/testing/index.js';
 import { generateText } from 'ai-v7';
 import { asAiV7Settings, scriptedModel } from './model-script.js';
@@ -126,5 +126,22 @@ describe.skipIf(SKIP)('decisionModelClient over an AI SDK 7 decision model', () 
       stopWhen: asAiV7Settings({ stopWhen: policyStopWhen({ client, task: input.task, acceptance: input.acceptance, readTests: () => input.tests }) }).stopWhen,
     });
     expect(stepped.text).toBe('Fixed.');
+  });
+
+  it('is what a configuration naming client "ai-sdk" builds: the model id through the default provider, each request within timeoutMs', async () => {
+    const { model, calls } = mockModel(() => ({ acceptanceCovered: boolean(0.8), noOpenQuestions: boolean(0.7) }));
+    const slow = new Experimental_DecisionMockModelV4({ doDecide: ({ abortSignal }) => new Promise((_, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason))) });
+    const global = globalThis as { AI_SDK_DEFAULT_PROVIDER?: unknown };
+    global.AI_SDK_DEFAULT_PROVIDER = { decisionModel: (id: string) => (id === 'slow' ? slow : model) };
+    try {
+      const client = await createConfiguredClient({ client: 'ai-sdk', model: 'judge-1' });
+      expect(client).toMatchObject({ client: 'ai-sdk', model: 'judge-1' });
+      expect((await checkCompletion(client, input)).probabilities).toEqual({ acceptanceCovered: 0.8, noOpenQuestions: 0.7 });
+      expect(calls).toHaveLength(1);
+      const timed = await createConfiguredClient({ client: 'ai-sdk', model: 'slow', timeoutMs: 50 });
+      expect((await rejection(checkCompletion(timed, input))).kind).toBe('timeout');
+    } finally {
+      delete global.AI_SDK_DEFAULT_PROVIDER;
+    }
   });
 });

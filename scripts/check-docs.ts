@@ -7,8 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import ts from 'typescript';
-import { writePrograms } from './doc-blocks.js';
+import { typeCheckPrograms, writePrograms } from './doc-blocks.js';
 
 const MAX_LINE = 200;
 const root = resolve(import.meta.dirname, '..');
@@ -33,18 +32,7 @@ if (remark.status !== 0) problems.push(remark.stderr.trim());
 const outDir = join(root, 'test/.out/check-docs');
 const programs = writePrograms(root, outDir);
 try {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-  if (parsed === undefined) throw new Error('tsconfig.json could not be read');
-  const program = ts.createProgram(
-    programs.map((written) => join(root, written.path)),
-    { ...parsed.options, strict: true, noEmit: true, allowJs: true, checkJs: false, noUnusedLocals: false },
-  );
-  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
-    const written = programs.find((candidate) => diagnostic.file !== undefined && resolve(diagnostic.file.fileName) === join(root, candidate.path));
-    const position = diagnostic.file !== undefined && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
-    const where = written === undefined ? (diagnostic.file?.fileName ?? '?') : `${written.block.file}:${written.block.line + 1 + (position?.line ?? 0)}`;
-    problems.push(`${where}: TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
-  }
+  problems.push(...typeCheckPrograms(root, programs));
 } finally {
   rmSync(outDir, { recursive: true, force: true });
 }

@@ -4,9 +4,12 @@
 // `// fragment`. Complete programs import the package by its name ("stopwise"), which resolves to the
 // built package through the package's own "exports" (Node's self-reference), so they run as a user's
 // code would. A `json` block must parse. A fenced `text output` block right after a program is what
-// the program must print.
+// the program must print. A program whose first line starts `// AI SDK 7` uses AI SDK 7: it is checked
+// against the `ai-v7` alias (types and modules) in place of the installed `ai`, and runs on Node 22 or
+// later only.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
 /** One fenced block of a markdown file. */
 export interface DocBlock {
@@ -17,6 +20,8 @@ export interface DocBlock {
   readonly lang: string;
   readonly code: string;
   readonly fragment: boolean;
+  /** A program for AI SDK 7 (its first line starts `// AI SDK 7`). */
+  readonly aiSdk7: boolean;
   /** What the program must print, when a `text output` block follows it. */
   readonly output?: string;
 }
@@ -75,6 +80,7 @@ export function parseDocBlocks(file: string, text: string): DocBlock[] {
       lang: lang.toLowerCase(),
       code: block.code,
       fragment: /^\s*(\/\/|#)\s*fragment\b/.test(block.code.split('\n')[0] ?? ''),
+      aiSdk7: /^\s*\/\/\s*AI SDK 7\b/.test(block.code.split('\n')[0] ?? ''),
       ...(output === undefined ? {} : { output }),
     });
   }
@@ -111,4 +117,41 @@ export function writePrograms(root: string, outDir: string): WrittenProgram[] {
     }
   }
   return written;
+}
+
+/** The first Node major AI SDK 7 runs on. */
+export const AI_SDK_7_NODE = 22;
+
+/** The Node arguments that run a written program: AI SDK 7 programs resolve `ai` to the `ai-v7` alias, for the package too. */
+export function programNodeArgs(root: string, written: WrittenProgram): string[] {
+  return [...(written.block.aiSdk7 ? ['--import', join(root, 'scripts/ai-v7-resolve.mjs')] : []), '--import', 'tsx', written.path];
+}
+
+/**
+ * Type-checks the written programs with the project's strict options against the built package: the AI SDK 7
+ * programs in a program of their own, where `ai` and its subpaths are the `ai-v7` alias's declarations. Returns one
+ * line per problem, `file:line: TSnnnn: message`.
+ */
+export function typeCheckPrograms(root: string, programs: readonly WrittenProgram[]): string[] {
+  const parsed = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  if (parsed === undefined) throw new Error('tsconfig.json could not be read');
+  const base: ts.CompilerOptions = { ...parsed.options, strict: true, noEmit: true, allowJs: true, checkJs: false, noUnusedLocals: false };
+  const v7 = join(root, 'node_modules/ai-v7/dist');
+  const paths = { ai: [join(v7, 'index.d.ts')], 'ai/test': [join(v7, 'test/index.d.ts')], 'ai/internal': [join(v7, 'internal/index.d.ts')] };
+  const groups: [readonly WrittenProgram[], ts.CompilerOptions][] = [
+    [programs.filter((written) => !written.block.aiSdk7), base],
+    [programs.filter((written) => written.block.aiSdk7), { ...base, paths }],
+  ];
+  const problems: string[] = [];
+  for (const [group, options] of groups) {
+    if (group.length === 0) continue;
+    const program = ts.createProgram(group.map((written) => join(root, written.path)), options);
+    for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+      const written = group.find((candidate) => diagnostic.file !== undefined && resolve(diagnostic.file.fileName) === join(root, candidate.path));
+      const position = diagnostic.file !== undefined && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
+      const where = written === undefined ? (diagnostic.file?.fileName ?? '?') : `${written.block.file}:${written.block.line + 1 + (position?.line ?? 0)}`;
+      problems.push(`${where}: TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
+    }
+  }
+  return problems;
 }

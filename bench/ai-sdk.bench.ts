@@ -1,6 +1,6 @@
 // What the AI SDK integration adds to a real generateText loop driven by
 // MockLanguageModelV3 (no network, so the figures are the loop's own cost).
-import { generateText, stepCountIs, tool, type ModelMessage, type RuleCondition } from 'ai';
+import { generateText, stepCountIs, tool, type ModelMessage, type StopCondition } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import type { DecisionModelClient, TestEvidence } from '../src/index.js';
@@ -58,21 +58,27 @@ async function toolLoop(stopWhen: StopCondition<typeof tools> | Array<StopCondit
 export default async function run(): Promise<void> {
   const recorded = await generateText({ model: editingModel(), tools, prompt: TASK, stopWhen: stepCountIs(STEPS) });
   const prefixes = Array.from({ length: STEPS }, (_, i) => ({ steps: recorded.steps.slice(0, i + 1) }));
-  const conditions: Record<string, StopCondition<typeof tools>> = {
-    'stepCountIs(20) (the SDK alone)': stepCountIs(STEPS),
-    'hardCapStopWhen(20)': hardCapStopWhen(STEPS),
-    'policyStopWhen (tests read, model asked)': policyStopWhen({ client: instantClient, task: TASK, acceptance: ACCEPTANCE, readTests: () => FAILING }),
-    'policyStopWhen (no tests ran: model not asked)': policyStopWhen({
-      client: instantClient,
-      task: TASK,
-      acceptance: ACCEPTANCE,
-      readTests: () => ({ passed: false, failed: [], ran: 0 }),
-    }),
+  // A policy condition keeps its run's state: a new one for each run of 20 checks, made as a run would make it.
+  const conditions: Record<string, () => StopCondition<typeof tools>> = {
+    'stepCountIs(20) (the SDK alone)': () => stepCountIs(STEPS),
+    'hardCapStopWhen(20)': () => hardCapStopWhen(STEPS),
+    'policyStopWhen (tests read, model asked)': () => policyStopWhen({ client: instantClient, task: TASK, acceptance: ACCEPTANCE, readTests: () => FAILING }),
+    'policyStopWhen (no tests ran: model not asked)': () =>
+      policyStopWhen({
+        client: instantClient,
+        task: TASK,
+        acceptance: ACCEPTANCE,
+        readTests: () => ({ passed: false, failed: [], ran: 0 }),
+      }),
   };
   const perCall: Record<string, () => unknown> = {};
-  for (const [name, condition] of Object.entries(conditions)) {
+  for (const [name, make] of Object.entries(conditions)) {
     let i = 0;
-    perCall[name] = () => condition(prefixes[i++ % STEPS]!);
+    let condition = make();
+    perCall[name] = () => {
+      if (i % STEPS === 0) condition = make();
+      return condition(prefixes[i++ % STEPS]!);
+    };
   }
   const [cap, check] = completionStopWhen<typeof tools>(() => false, STEPS);
   let k = 0;
@@ -82,7 +88,7 @@ export default async function run(): Promise<void> {
   };
   const calls = await measure(perCall, { timeMs: 1000, warmupMs: 300 });
   printTable(
-    'ai-sdk: one stop-condition check after a step (real StepResults of a 20-step run; decision model answers at once)',
+    'ai-sdk: one stop-condition check after a step (real StepResults of a 20-step run, a new condition every 20 checks; decision model answers at once)',
     ['stopWhen', 'mean', 'p50', 'checks/s'],
     Object.entries(calls).map(([name, r]) => [name, `${r.meanUs.toFixed(2)} us`, `${r.p50Us.toFixed(2)} us`, Math.round(r.opsPerSecond).toLocaleString('en')]),
   );

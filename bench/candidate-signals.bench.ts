@@ -1,7 +1,8 @@
 // Candidate stall signals tried against the corpus, not part of the detector: each alone and OR-ed with
 // the default options, per source: wasted runs caught (steps saved) and good runs stopped early.
 // `npm run bench -- candidate`. Kept so that the figures quoted for them can be checked.
-import { initialStallState, observeStep, type StallStep } from '../src/index.js';
+import type { StallStep } from '../src/index.js';
+import { initialStallState, observeStep } from '../src/stall/index.js';
 import { printTable } from './harness.js';
 import { readJsonLines, isWasted, isGood, toStallStep, type CorpusRun } from './stall/corpus.js';
 import { digestStep } from '../src/core/stall-detection/step-digest.js';

@@ -1,12 +1,7 @@
 // The decision core per agent step: fingerprint + stall check + decision, against
 // a straightforward baseline that keeps the JSON text of every step.
-import {
-  appendFingerprint,
-  decideCompletionAction,
-  fingerprintProgress,
-  type AgentLoopState,
-  type TestEvidence,
-} from '../src/index.js';
+import { decideCompletionAction, fingerprintProgress, type AgentLoopState, type TestEvidence } from '../src/index.js';
+import { appendFingerprint } from '../src/core/stall.js';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { formatBytes, heapRetained, measure, printTable } from './harness.js';

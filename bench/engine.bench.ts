@@ -1,7 +1,7 @@
 // The stop engine per event with the seed preset, against the action table as it was
 // (bench/baseline-action-table.ts) plus its fingerprint window: same inputs, same run.
+import { appendFingerprint } from '../src/core/stall.js';
 import {
-  appendFingerprint,
   decide,
   decideCompletionAction,
   fingerprintProgress,

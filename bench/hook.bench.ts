@@ -1,17 +1,16 @@
-// The stop hook's own overhead, for exactly what `stopwise init` installs: the package is packed
-// (`npm pack`) and installed from the tarball into a new project, and the hook command init writes
-// into .claude/settings.json runs there through `sh -c` with CLAUDE_PROJECT_DIR set, as Claude Code
-// runs it (judge.client none, a test command that exits at once, a new session each run so the test
-// command always runs). Next to it, interleaved: a bare `node -e ""`, the command init writes for
-// Codex and Cursor, the npx fallback, and the same hook through the library entry (`runStopHook`
-// from dist/hosts.js, its dependencies loaded as separate modules), which is what the command's own
-// bundle saves.
+// The hooks' own overhead, for exactly what `stopwise init` installs: the package is packed (`npm pack`)
+// and installed from the tarball into a new project, `stopwise init` of that install writes each host's
+// settings and launcher there, and the hook command it wrote runs through `sh -c` with the host's
+// project variable set, as the host runs it (decisionModel.client none, a test command that exits at
+// once, a new session each run so the test command always runs). Next to it, interleaved: a bare
+// `node -e ""`, the npx fallback, and the same hook through the library entry (`runHook` from
+// dist/hosts.js, its dependencies loaded as separate modules), which is what the command's own bundle
+// saves.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { stopHookCommand } from '../src/hosts/install-stop-hook.js';
 import { printTable } from './harness.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -22,12 +21,13 @@ interface Launch {
   readonly name: string;
   readonly file: string;
   readonly args: readonly string[];
-  /** Whether it reads a Stop hook input (a new session each run). */
-  readonly hook: boolean;
-  /** A tool hook input instead (one session for every run, as the calls of one agent). */
-  readonly tool?: () => string;
+  /** What it reads on stdin: a stop of a new session each run, or a tool call of the bench's one agent session. */
+  readonly input: () => string;
+  /** What the host reads as "let the agent stop" or "let the call go ahead" on stdout. */
+  readonly allows: (stdout: string) => boolean;
 }
 
+const silent = (stdout: string): boolean => stdout === '';
 function quantile(sorted: readonly number[], q: number): number {
   const position = (sorted.length - 1) * q;
   const low = Math.floor(position);
@@ -56,41 +56,59 @@ function installPackedPackage(work: string): string {
   return project;
 }
 
+/** The command of the first stopwise hook entry `init` wrote for `event` in a settings file. */
+function installedCommand(project: string, settingsFile: string, event: string): string {
+  const settings = JSON.parse(readFileSync(join(project, settingsFile), 'utf8')) as { hooks: Record<string, unknown[]> };
+  const entries = settings.hooks[event] ?? [];
+  for (const entry of entries as { command?: string; hooks?: { command?: string }[] }[]) {
+    const command = entry.command ?? entry.hooks?.[0]?.command;
+    if (command !== undefined && command.includes('stopwise')) return command;
+  }
+  throw new Error(`${settingsFile} has no stopwise hook on ${event}`);
+}
+
 export default async function run(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'stopwise-hook-bench-'));
   try {
     const project = installPackedPackage(work);
     writeFileSync(
       join(project, 'stopwise.config.json'),
-      JSON.stringify({ tests: { command: 'printf', args: ['TAP version 13\n1..1\nok 1 - passes\n'] }, judge: { client: 'none' } }),
+      JSON.stringify({ tests: { command: 'printf', args: ['TAP version 13\n1..1\nok 1 - passes\n'] }, decisionModel: { client: 'none' } }),
     );
+    const bin = join(project, 'node_modules/stopwise/dist/bin/stopwise.js');
+    for (const host of ['claude-code', 'codex', 'cursor']) execFileSync(process.execPath, [bin, 'init', host], { cwd: project, stdio: ['ignore', 'ignore', 'inherit'] });
+    const claude = installedCommand(project, '.claude/settings.json', 'Stop');
+    const codex = installedCommand(project, '.codex/hooks.json', 'Stop');
+    const cursor = installedCommand(project, '.cursor/hooks.json', 'stop');
     const library = join(project, 'library-hook.mjs');
     const hosts = pathToFileURL(join(project, 'node_modules/stopwise/dist/hosts.js')).href;
     writeFileSync(
       library,
-      `import { readFileSync } from 'node:fs';\nconst { runStopHook } = await import(${JSON.stringify(hosts)});\n` +
-        `const run = await runStopHook('claude-code', readFileSync(0, 'utf8'));\nprocess.stdout.write(run.stdout);\nprocess.exitCode = run.exitCode;\n`,
+      `import { readFileSync } from 'node:fs';\nconst { runHook } = await import(${JSON.stringify(hosts)});\n` +
+        `const run = await runHook('claude-code', readFileSync(0, 'utf8'));\nprocess.stdout.write(run.stdout);\nprocess.exitCode = run.exitCode;\n`,
     );
 
-    const env = { ...process.env, NODE_TEST_CONTEXT: undefined, CLAUDE_PROJECT_DIR: project };
-    const launches: Launch[] = [
-      { name: 'node -e ""', file: process.execPath, args: ['-e', ''], hook: false },
-      { name: 'init for Claude Code: sh -c <command>', file: 'sh', args: ['-c', stopHookCommand('claude-code', 'linux')], hook: true },
-      { name: 'init for Codex and Cursor: sh -c <command>', file: 'sh', args: ['-c', stopHookCommand('codex', 'linux')], hook: true },
-      { name: 'npx --offline --no-install stopwise hook claude-code (fallback)', file: 'npx', args: ['--offline', '--no-install', 'stopwise', 'hook', 'claude-code'], hook: true },
-      { name: 'runStopHook via dist/hosts.js', file: process.execPath, args: [library], hook: true },
-      { name: 'init for Claude Code, PostToolUse (tool guard)', file: 'sh', args: ['-c', stopHookCommand('claude-code', 'linux')], hook: false, tool: () => toolInput(project, 'post') },
-      { name: 'init for Claude Code, PreToolUse (tool guard)', file: 'sh', args: ['-c', stopHookCommand('claude-code', 'linux')], hook: false, tool: () => toolInput(project, 'pre') },
-    ];
+    const env = { ...process.env, NODE_TEST_CONTEXT: undefined, CLAUDE_PROJECT_DIR: project, CURSOR_PROJECT_DIR: project };
     let session = 0;
+    const claudeStop = (): string => JSON.stringify({ session_id: `bench-${session++}`, cwd: project, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.' });
+    const cursorStop = (): string =>
+      JSON.stringify({ conversation_id: `bench-${session++}`, generation_id: 'g', workspace_roots: [project], hook_event_name: 'stop', status: 'completed', loop_count: 0 });
+    const launches: Launch[] = [
+      { name: 'node -e ""', file: process.execPath, args: ['-e', ''], input: () => '', allows: silent },
+      { name: 'init for Claude Code, Stop: sh -c <command>', file: 'sh', args: ['-c', claude], input: claudeStop, allows: silent },
+      { name: 'init for Codex, Stop: sh -c <command>', file: 'sh', args: ['-c', codex], input: claudeStop, allows: silent },
+      { name: 'init for Cursor, stop: sh -c <command>', file: 'sh', args: ['-c', cursor], input: cursorStop, allows: (stdout) => stdout.trim() === '{}' },
+      { name: 'npx --offline --no-install stopwise hook claude-code (fallback)', file: 'npx', args: ['--offline', '--no-install', 'stopwise', 'hook', 'claude-code'], input: claudeStop, allows: silent },
+      { name: 'runHook via dist/hosts.js', file: process.execPath, args: [library], input: claudeStop, allows: silent },
+      { name: 'init for Claude Code, PostToolUse (tool guard)', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PostToolUse')], input: () => toolInput(project, 'post'), allows: silent },
+      { name: 'init for Claude Code, PreToolUse (tool guard)', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PreToolUse')], input: () => toolInput(project, 'pre'), allows: silent },
+    ];
     const time = (launch: Launch): number => {
-      const input = launch.tool?.() ?? (launch.hook
-        ? JSON.stringify({ session_id: `bench-${session++}`, cwd: project, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.' })
-        : '');
+      const input = launch.input();
       const started = process.hrtime.bigint();
       const result = spawnSync(launch.file, launch.args, { cwd: project, input, encoding: 'utf8', env });
       const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
-      if (result.status !== 0 || result.stdout !== '') throw new Error(`${launch.name} did not allow the stop (exit ${result.status}): ${result.stdout}${result.stderr}`);
+      if (result.status !== 0 || !launch.allows(result.stdout)) throw new Error(`${launch.name} did not let the agent go on (exit ${result.status}): ${result.stdout}${result.stderr}`);
       return elapsed;
     };
 
@@ -112,7 +130,7 @@ export default async function run(): Promise<void> {
       }),
     );
     const installed = quantile(samples[1] ?? [], 0.5);
-    console.log(`\nratio of medians (the command init installs for Claude Code / bare node): ${(installed / bare).toFixed(2)} (target <= 2.0)`);
+    console.log(`\nratio of medians (the command init installs for Claude Code, Stop / bare node): ${(installed / bare).toFixed(2)} (target <= 2.0)`);
     console.log(`the hook's own work beyond a bare node start-up: ${(installed - bare).toFixed(1)} ms`);
     for (const [index, event] of [[launches.length - 2, 'PostToolUse'], [launches.length - 1, 'PreToolUse']] as const) {
       const median = quantile(samples[index] ?? [], 0.5);
@@ -141,13 +159,15 @@ function toolInput(project: string, phase: 'pre' | 'post'): string {
 }
 
 /**
- * The size of a session's tool guard state after 1,000 tool calls (a
- * PreToolUse and a PostToolUse each, 100 KB outputs, 60 distinct commands
- * failing in turn), run through `runToolHook` of the installed package in
- * this process: the figure is the file on disk.
+ * The size of a session's state after 1,000 tool calls (a PreToolUse and a
+ * PostToolUseFailure each, 100 KB outputs, 60 distinct commands failing in
+ * turn), run through `runHook` of the installed package in this process: the
+ * figure is the session's state file on disk.
  */
 async function toolStateSize(project: string): Promise<void> {
   const hosts = (await import(pathToFileURL(join(project, 'node_modules/stopwise/dist/hosts.js')).href)) as typeof import('../src/hosts/index.js');
+  const stateDir = join(project, '.stopwise/state');
+  const before = new Set(readdirSync(stateDir));
   const big = 'y'.repeat(100 * 1024);
   for (let n = 0; n < 1000; n++) {
     const command = `make check-${n % 60}`;
@@ -156,14 +176,11 @@ async function toolStateSize(project: string): Promise<void> {
       { ...base, hook_event_name: 'PreToolUse' },
       { ...base, hook_event_name: 'PostToolUseFailure', error: `Exit code 2\n${big}\nmake: *** [check-${n % 60}] Error ${n % 7}` },
     ]) {
-      const input = hosts.parseToolHookInput('claude-code', raw);
-      if (input === undefined) throw new Error('the bench input is not a tool event');
-      const run = await hosts.runToolHook('claude-code', input, { cwd: project });
+      const run = await hosts.runHook('claude-code', JSON.stringify(raw), { cwd: project });
       if (run.exitCode !== 0) throw new Error(run.stderr);
     }
   }
-  const stateDir = join(project, '.stopwise/state');
-  const files = readdirSync(stateDir).filter((name) => name.endsWith('.tools.json'));
-  const sizes = files.map((name) => statSync(join(stateDir, name)).size);
-  console.log(`tool guard state after 1,000 tool calls (100 KB outputs): ${Math.max(...sizes)} bytes (goal <= 16384)`);
+  const files = readdirSync(stateDir).filter((name) => name.endsWith('.json') && !before.has(name));
+  if (files.length !== 1) throw new Error(`expected one new session state file, found ${files.length}`);
+  console.log(`session state after 1,000 tool calls (100 KB outputs): ${statSync(join(stateDir, files[0] as string)).size} bytes (goal <= 16384)`);
 }

@@ -2,15 +2,9 @@
 // validation, trace record) against a hand-written loop that only counts
 // steps, the memory a long run's trace keeps, and the finish-input and
 // stop-reason parsers per call.
-import {
-  addUsage,
-  checkBudget,
-  emptyUsage,
-  parseFinishSignal,
-  runAgentLoop,
-  type StopOutcome,
-  type TurnResult,
-} from '../src/index.js';
+import { checkBudget, runAgentLoop, type StopOutcome, type TurnResult } from '../src/index.js';
+import { addUsage, emptyUsage } from '../src/core/budget.js';
+import { parseFinishSignal } from '../src/providers/parse-finish-signal.js';
 import { mapAnthropicStopReason } from '../src/providers/index.js';
 import { formatBytes, heapRetained, measure, printTable } from './harness.js';
 

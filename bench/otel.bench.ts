@@ -4,7 +4,8 @@ import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { decide, initialStopState, notifyStopEnd, SEED_STOP_POLICY, setStopObserver, type StopState, type TestEvidence } from '../src/index.js';
+import { decide, initialStopState, SEED_STOP_POLICY, type StopState, type TestEvidence } from '../src/index.js';
+import { notifyStopEnd, setStopObserver } from '../src/core/stop-observer.js';
 import { disableStopTelemetry, enableStopTelemetry } from '../src/otel/index.js';
 import { measure, printTable } from './harness.js';
 

@@ -8,8 +8,10 @@
 // after 20 s to 15 min, or timed out at 5 min); a third of the successes carry an
 // independent check and one run in twenty is impossible on purpose. The same seed gives
 // the same records on every machine (mulberry32, no Math.random).
-import type { BudgetLimitKind, OutcomeRecord, StopOutcome, TurnRecord } from '../src/index.js';
-import { toOutcomeRecord } from '../src/core/outcome-record.js';
+import type { StopOutcome } from '../src/index.js';
+import type { BudgetLimitKind } from '../src/core/budget.js';
+import { toOutcomeRecord, type OutcomeRecord } from '../src/core/outcome-record.js';
+import type { TurnRecord } from '../src/core/stop-outcome.js';
 import { createSeededRandom } from '../src/calibrate/seeded-random.js';
 
 /** Options of {@link simulateOutcomeRecords}. */

@@ -15,7 +15,7 @@
 // - in about one run in six, a stall: from a drawn step the output and tests
 //   repeat exactly for 3 to 5 steps;
 // - outputs of 150 B to about 12 KB, so a request spans 1 to 4 blocks of 4 KB.
-import type { RunTrace, RunTraceStep } from '../src/index.js';
+import type { RunTrace, RunTraceStep } from '../src/replay/run-trace.js';
 import { createSeededRandom } from '../src/calibrate/seeded-random.js';
 
 /** Options of {@link generateSimulatedRuns}. */

@@ -3,14 +3,8 @@
 // overall: wasted runs caught, share of their steps saved, successful runs
 // stopped before their end (false alarms, with a Clopper–Pearson bound), the
 // OpenHands unit cases agreed with, and CPU per step.
-import {
-  DEFAULT_STALL_OPTIONS,
-  initialStallState,
-  observeStep,
-  type StallOptionsInput,
-  type StallPattern,
-  type StallStep,
-} from '../src/index.js';
+import type { StallStep } from '../src/index.js';
+import { DEFAULT_STALL_OPTIONS, initialStallState, observeStep, type StallOptionsInput, type StallPattern } from '../src/stall/index.js';
 import { clopperPearsonUpper } from '../src/calibrate/risk-bounds.js';
 import { calibrateStallDetector, type StallRun } from '../src/calibrate/calibrate-stall-detector.js';
 import { Murmur128 } from '../src/core/murmur-hash.js';

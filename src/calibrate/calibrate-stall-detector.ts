@@ -48,16 +48,21 @@ export interface StallCalibration {
   readonly figures: StallCalibrationFigures;
 }
 
-type Thresholded = 'repeatedResult' | 'repeatedFailingCall' | 'repeatedError' | 'cycle' | 'revisit' | 'noProgress' | 'monologue' | 'repeatedCall';
+type Thresholded = 'repeatedResult' | 'repeatedFailingCall' | 'repeatedError' | 'cycle' | 'revisit' | 'repeatedPair' | 'noProgress' | 'monologue' | 'repeatedCall';
 
 // Candidate values per pattern, the most cautious first; `false` is off.
 const GRID: { readonly [K in Thresholded]: readonly (StallOptions[K])[] } = {
-  repeatedResult: [false, { repeats: 6 }, { repeats: 5 }, { repeats: 4 }, { repeats: 3 }],
+  repeatedResult: [
+    false,
+    ...([[6, 6], [5, 5], [4, 4], [4, 3], [3, 3]] as const).map(([repeats, failingRepeats]) => ({ repeats, failingRepeats, pollingRepeats: 12 })),
+  ],
   repeatedFailingCall: [false, { repeats: 5 }, { repeats: 4 }, { repeats: 3 }],
   repeatedError: [false, ...[6, 5, 4, 3].map((repeats) => ({ repeats, infrastructureRepeats: 8 }))],
   cycle: [false, { maxPeriod: 4, repeats: 4 }, { maxPeriod: 4, repeats: 3 }, { maxPeriod: 4, repeats: 2 }],
   revisit: [false, ...[8, 6, 5, 4].map((repeats) => ({ repeats, window: 32 }))],
-  noProgress: [false, ...[6, 5, 4, 3].map((repeats) => ({ repeats, window: 16 }))],
+  repeatedPair: [false, ...[8, 6, 5, 4].map((repeats) => ({ repeats, window: 30 }))],
+  // Evidence-aware runs first (edits in between are progress), then every run: the deployment's own runs decide.
+  noProgress: [false, ...[true, false].flatMap((nothingNew) => [6, 5, 4, 3].map((repeats) => ({ repeats, window: 16, nothingNew })))],
   monologue: [false, { repeats: 5 }, { repeats: 4 }, { repeats: 3 }],
   repeatedCall: [false, { repeats: 10 }, { repeats: 8 }, { repeats: 6 }, { repeats: 5 }],
 };

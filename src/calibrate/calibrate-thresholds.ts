@@ -1,12 +1,12 @@
 import { SEED_STOP_POLICY } from '../core/policy/seed-stop-policy.js';
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
-import { policyThresholds, uncertified, withThresholds } from './policy-thresholds.js';
+import { policyThresholds, uncertified, verdictCounts, withThresholds } from './policy-thresholds.js';
 import { evaluatePolicy, type PolicyEvaluation } from './evaluate-policy.js';
 import type { ScoredCase } from './labelled-case.js';
 import {
-  certifyDoneThreshold,
-  certifyMidBandLow,
   defaultThresholdGrid,
+  walkDoneThreshold,
+  walkMidBandLow,
   type DoneThresholdCertificate,
   type MidBandCertificate,
   type PValueMethod,
@@ -14,7 +14,7 @@ import {
 } from './learn-then-test.js';
 import { binomialTailPValue, clopperPearsonUpper, hoeffdingBentkusPValue } from './risk-bounds.js';
 import { splitCases } from './stratified-split.js';
-import { thresholdCurve, type ThresholdCurvePoint } from './threshold-curve.js';
+import { curveOf, type ThresholdCurvePoint } from './threshold-curve.js';
 import { setOwnProperty } from '../core/own-property.js';
 
 /** Options of {@link calibrateThresholds}. */
@@ -182,7 +182,15 @@ function calibrateGroup(
   };
   const warnings = collectWarnings(counts);
 
-  const doneThreshold = certifyDoneThreshold(calibration, base, { alpha, delta, grid, risk, method });
+  // The cases of each part are read once, for the walk, the mid band and the curves.
+  const found = policyThresholds(base);
+  const calibrationCounts = verdictCounts(base, calibration);
+  const holdoutCounts = holdout.length === 0 ? null : verdictCounts(base, holdout);
+  const curves = (midBandLow: number) => ({
+    calibration: curveOf(calibrationCounts, calibration.length, grid, risk, midBandLow),
+    holdout: holdoutCounts === null ? null : curveOf(holdoutCounts, holdout.length, grid, risk, midBandLow),
+  });
+  const doneThreshold = walkDoneThreshold(calibrationCounts, calibration.length, found, { alpha, delta, grid, risk, method });
   if (doneThreshold.threshold === null) {
     const casesNeeded = estimateCasesNeeded(doneThreshold, calibration.length, settings);
     return {
@@ -198,21 +206,18 @@ function calibrateGroup(
       calibrationEvaluation: null,
       heldOut: null,
       casesNeeded,
-      curves: {
-        calibration: thresholdCurve(calibration, base, grid, risk, 0),
-        holdout: holdout.length === 0 ? null : thresholdCurve(holdout, base, grid, risk, 0),
-      },
+      curves: curves(0),
     };
   }
 
-  const midBand = certifyMidBandLow(calibration, base, doneThreshold.threshold, {
+  const midBand = walkMidBandLow(calibrationCounts, calibration.length, found, doneThreshold.threshold, {
     target: maxFalseHandoff,
     delta,
     grid,
     method,
   });
   const thresholds = { doneThreshold: doneThreshold.threshold, midBandLow: midBand.midBandLow };
-  const policy = withThresholds(base, policyThresholds(base), { done: thresholds.doneThreshold, low: thresholds.midBandLow });
+  const policy = withThresholds(base, found, { done: thresholds.doneThreshold, low: thresholds.midBandLow });
   const heldOut = holdout.length === 0 ? null : confirmOnHoldout(holdout, policy, settings);
   return {
     certified: true,
@@ -227,10 +232,7 @@ function calibrateGroup(
     calibrationEvaluation: evaluatePolicy(calibration, policy),
     heldOut,
     casesNeeded: null,
-    curves: {
-      calibration: thresholdCurve(calibration, base, grid, risk, midBand.midBandLow),
-      holdout: holdout.length === 0 ? null : thresholdCurve(holdout, base, grid, risk, midBand.midBandLow),
-    },
+    curves: curves(midBand.midBandLow),
   };
 }
 
@@ -361,6 +363,39 @@ function collectWarnings(counts: ThresholdCalibration['cases']): string[] {
     );
   }
   return warnings;
+}
+
+/**
+ * The one verdict of a calibration, which the CLI and the HTML report both
+ * show: `confirmed` (certified, and the held-out cases agree or none were held
+ * out), `not_confirmed` (certified on the calibration cases; the held-out
+ * cases' upper bound is above the target, so more cases are needed before
+ * trusting it), or `not_certified`.
+ */
+export function calibrationVerdict(calibration: Pick<ThresholdCalibration, 'certified' | 'heldOut'>): 'confirmed' | 'not_confirmed' | 'not_certified' {
+  if (!calibration.certified) return 'not_certified';
+  return calibration.heldOut !== null && !calibration.heldOut.falseDoneWithinAlpha ? 'not_confirmed' : 'confirmed';
+}
+
+/** A verdict in the per-task-type tables of the CLI and the HTML report. */
+export const VERDICT_CELL = { confirmed: 'yes', not_confirmed: 'not confirmed', not_certified: 'no' } as const;
+
+/**
+ * Why a calibration certified no thresholds, in the words both the CLI's
+ * verdict line and the HTML report show: too few cases (and about how many
+ * would do), or a false-done rate that more cases will not bring under
+ * `alpha`. Null when thresholds were certified.
+ */
+export function uncertifiedReason(calibration: ThresholdCalibration, alpha: number): string | null {
+  if (calibration.thresholds !== null) return null;
+  const needed = calibration.casesNeeded;
+  const have = `${calibration.cases.calibration} calibration case${calibration.cases.calibration === 1 ? '' : 's'}`;
+  if (needed === null) return `no threshold passed on ${have}`;
+  if (needed.basis === 'rate_too_high') {
+    return `the most confident cases are judged not done ${formatPercent(needed.observedRate)} of the time, at or above the ${formatPercent(alpha)} target: more cases will not help`;
+  }
+  const total = Number.isFinite(needed.totalCases) ? `about ${needed.totalCases}` : 'more than a billion';
+  return `too few cases: ${have}; ${total} labelled cases in all would be needed${needed.basis === 'observed_rate' ? ` at the observed false-done rate of ${formatPercent(needed.observedRate)}` : ''}`;
 }
 
 function riskWords(risk: RiskKind): string {

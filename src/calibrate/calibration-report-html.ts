@@ -1,4 +1,4 @@
-import { formatPercent, type CalibrationResult, type ThresholdCalibration } from './calibrate-thresholds.js';
+import { calibrationVerdict, formatPercent, uncertifiedReason, VERDICT_CELL, type CalibrationResult, type ThresholdCalibration } from './calibrate-thresholds.js';
 import type { ReliabilityBin } from './calibration-metrics.js';
 import { niceTicks } from './nice-ticks.js';
 import { escapeHtml, reportPageHead } from '../html/report-page.js';
@@ -74,9 +74,14 @@ export function renderCalibrationReport(input: CalibrationReportInput): string {
         ]),
   ];
 
-  const verdict = result.certified
-    ? `<p class="verdict ok">Certified: doneThreshold <b>${fmt(policy?.doneThreshold ?? NaN)}</b>, midBandLow <b>${fmt(policy?.midBandLow ?? NaN)}</b></p>`
-    : '<p class="verdict no">Not certified: never stop on the decision model\'s word alone</p>';
+  const chosen = `doneThreshold <b>${fmt(policy?.doneThreshold ?? NaN)}</b>, midBandLow <b>${fmt(policy?.midBandLow ?? NaN)}</b>`;
+  const verdictName = calibrationVerdict(result);
+  const verdict =
+    verdictName === 'confirmed'
+      ? `<p class="verdict ok">Certified: ${chosen}</p>`
+      : verdictName === 'not_confirmed'
+    ? `<p class="verdict warn">Not confirmed: ${chosen}, certified on the calibration cases; the held-out upper bound ${formatPercent(result.heldOut?.falseDoneUpper ?? NaN)} is above the ${formatPercent(result.settings.alpha)} target</p>`
+    : `<p class="verdict no">Not certified (${escapeHtml(uncertifiedReason(result, result.settings.alpha) ?? '')}): never stop on the decision model's word alone</p>`;
   const taskTypes = Object.entries(result.byTaskType);
 
   return `${reportPageHead(`stopwise calibration: ${input.source}`)}
@@ -225,7 +230,7 @@ function taskTypeTable(entries: readonly (readonly [string, ThresholdCalibration
   const rows = entries
     .map(([name, group]) => {
       const held = group.heldOut;
-      return `<tr><td>${escapeHtml(name)}</td><td>${group.cases.total}</td><td>${!group.certified ? 'no' : held !== null && !held.falseDoneWithinAlpha ? 'yes, held-out above target' : 'yes'}</td><td>${group.thresholds === null ? '–' : fmt(group.thresholds.doneThreshold)}</td><td>${group.thresholds === null ? '–' : fmt(group.thresholds.midBandLow)}</td><td>${held === null ? '–' : `${held.falseDones}/${held.falseDoneBase} (≤ ${formatPercent(held.falseDoneUpper)})`}</td></tr>`;
+      return `<tr><td>${escapeHtml(name)}</td><td>${group.cases.total}</td><td>${VERDICT_CELL[calibrationVerdict(group)]}</td><td>${group.thresholds === null ? '–' : fmt(group.thresholds.doneThreshold)}</td><td>${group.thresholds === null ? '–' : fmt(group.thresholds.midBandLow)}</td><td>${held === null ? '–' : `${held.falseDones}/${held.falseDoneBase} (≤ ${formatPercent(held.falseDoneUpper)})`}</td></tr>`;
     })
     .join('');
   return `<table id="task-types"><tr><th>task type</th><th>cases</th><th>certified</th><th>doneThreshold</th><th>midBandLow</th><th>held-out false dones</th></tr>${rows}</table>`;

@@ -28,6 +28,7 @@ export const PATTERN_OPTION: Readonly<Record<StallPattern, StallOptionKey>> = {
   'repeated-error': 'repeatedError',
   cycle: 'cycle',
   revisit: 'revisit',
+  'repeated-pair': 'repeatedPair',
   'no-progress': 'noProgress',
   monologue: 'monologue',
   'repeated-call': 'repeatedCall',
@@ -43,7 +44,12 @@ function describeOption(options: StallOptions, key: StallOptionKey): { setting: 
   switch (key) {
     case 'repeatedResult': {
       const o = options.repeatedResult;
-      return o === false ? off() : { setting: `repeats ${o.repeats}`, meaning: `the same call with the same result ${o.repeats} times in a row` };
+      return o === false
+        ? off()
+        : {
+            setting: `repeats ${o.repeats}, failingRepeats ${o.failingRepeats}, pollingRepeats ${o.pollingRepeats}`,
+            meaning: `the same call with the same result ${o.repeats} times in a row (the same failure ${o.failingRepeats} times, a polling call ${o.pollingRepeats} times)`,
+          };
     }
     case 'repeatedFailingCall': {
       const o = options.repeatedFailingCall;
@@ -73,13 +79,22 @@ function describeOption(options: StallOptions, key: StallOptionKey): { setting: 
             meaning: `${o.repeats} steps in a row that each repeat one of the last ${o.window} distinct steps and get the same result`,
           };
     }
+    case 'repeatedPair': {
+      const o = options.repeatedPair;
+      return o === false
+        ? off()
+        : {
+            setting: `repeats ${o.repeats}, window ${o.window}`,
+            meaning: `the same call with the same result ${o.repeats} times among the last ${o.window} steps, in a row or not`,
+          };
+    }
     case 'noProgress': {
       const o = options.noProgress;
       return o === false
         ? off()
         : {
-            setting: `repeats ${o.repeats}, window ${o.window}`,
-            meaning: `a failing check run ${o.repeats} times, with other steps between, and the same result each time; or the same failing tests ${o.repeats} times in a row`,
+            setting: `repeats ${o.repeats}, window ${o.window}${o.nothingNew ? ', nothingNew' : ''}`,
+            meaning: `a failing check run ${o.repeats} times, with other steps between${o.nothingNew ? ' that gave nothing new' : ''}, and the same result each time; or the same failing tests ${o.repeats} times in a row`,
           };
     }
     case 'monologue': {

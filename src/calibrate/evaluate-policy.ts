@@ -1,12 +1,8 @@
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import type { ScoredCase } from './labelled-case.js';
-import { decideCase, handsOff, stopsAsDone } from './policy-thresholds.js';
+import { caseDecisions, type LabelCounts } from './policy-thresholds.js';
 
-/** Cases per label for one action. */
-export interface LabelCounts {
-  readonly done: number;
-  readonly notDone: number;
-}
+export type { LabelCounts } from './policy-thresholds.js';
 
 /**
  * How a policy fares on labelled cases: what it decides per label, and the
@@ -40,7 +36,8 @@ export interface PolicyEvaluation {
 }
 
 /**
- * Decides every case with `policy` (`decide`, one event a case) and counts
+ * Decides every case with `policy` (`decide`, one event a case; cases alike
+ * in all the policy reads share one decision) and counts
  * what happens per label: stopped as done (a stop with exit `success`),
  * handed to a person (any other stop), or sent back (`retry` and `continue`).
  * Under a policy whose success rules read the tests, a case whose tests failed
@@ -59,9 +56,10 @@ export function evaluatePolicy(cases: readonly ScoredCase[], policy: StopPolicyD
     if (labelled.probabilities === undefined) {
       throw new TypeError(`case ${index}${labelled.id === undefined ? '' : ` (${labelled.id})`} has no probabilities`);
     }
-    const decision = decideCase(policy, labelled);
-    const bucket = stopsAsDone(decision) ? stopDone : handsOff(decision) ? handoffHuman : retry;
-    if (labelled.label === 'done') bucket.done++;
+  });
+  caseDecisions(policy, cases).forEach((decision, index) => {
+    const bucket = decision.verdict === 'done' ? stopDone : decision.verdict === 'handoff' ? handoffHuman : retry;
+    if ((cases[index] as ScoredCase).label === 'done') bucket.done++;
     else bucket.notDone++;
     byReason[decision.reason] = (byReason[decision.reason] ?? 0) + 1;
   });

@@ -2,7 +2,8 @@
  * Choosing stop thresholds from labelled cases, with a guarantee: the cases,
  * Learn-then-Test on any policy's criteria thresholds, the held-out check,
  * calibration metrics and maps, live scoring and the HTML reports; and the
- * stall detector's calibration on labelled runs.
+ * stall detector's calibration on labelled runs: its rule thresholds, or a
+ * learned stall score.
  *
  * @module
  */
@@ -33,5 +34,7 @@ export { estimateDecisionModelCost } from '../decision-model/estimate-decision-m
 export { renderCalibrationReport } from './calibration-report-html.js';
 export { calibrateStallDetector } from './calibrate-stall-detector.js';
 export type { StallRun, StallCalibration, StallCalibrationOptions } from './calibrate-stall-detector.js';
+export { fitStallScore } from './fit-stall-score.js';
+export type { StallScoreFit, StallScoreFitOptions, StallScoreFigures } from './fit-stall-score.js';
 export { parseStallRuns } from './stall-run-file.js';
 export { renderStallCalibrationReport } from './stall-calibration-report-html.js';

@@ -1,6 +1,6 @@
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import type { ScoredCase } from './labelled-case.js';
-import { decideCase, handsOff, policyThresholds, stopsAsDone, withThresholds, type PolicyThresholds } from './policy-thresholds.js';
+import { policyThresholds, verdictCounts, type PolicyThresholds, type VerdictCounts } from './policy-thresholds.js';
 import { binomialTailPValue, hoeffdingBentkusPValue } from './risk-bounds.js';
 
 /**
@@ -99,21 +99,25 @@ export function certifyDoneThreshold(
     readonly method: PValueMethod;
   },
 ): DoneThresholdCertificate {
+  return walkDoneThreshold(verdictCounts(policy, cases), cases.length, policyThresholdsOf(policy), options);
+}
+
+/** {@link certifyDoneThreshold} over the counts of `total` cases under a policy whose thresholds are `found`. */
+export function walkDoneThreshold(
+  countAt: (thresholds: PolicyThresholds) => VerdictCounts,
+  total: number,
+  found: PolicyThresholds,
+  options: Parameters<typeof certifyDoneThreshold>[2],
+): DoneThresholdCertificate {
   const { alpha, delta, risk, method } = options;
-  const found = policyThresholdsOf(policy);
   const grid = [...new Set(options.grid)].sort((a, b) => b - a);
   const tests: ThresholdTest[] = [];
   let lowest: number | null = null;
   for (const threshold of grid) {
-    const at = withThresholds(policy, found, { done: threshold, ...(found.low === undefined ? {} : { low: Math.min(found.low, threshold) }) });
-    let stopped = 0;
-    let falseDones = 0;
-    for (const labelled of cases) {
-      if (!stopsAsDone(decideCase(at, labelled))) continue;
-      stopped++;
-      if (labelled.label !== 'done') falseDones++;
-    }
-    const n = risk === 'joint' ? cases.length : stopped;
+    const counts = countAt({ done: threshold, ...(found.low === undefined ? {} : { low: Math.min(found.low, threshold) }) });
+    const stopped = counts.done.done + counts.done.notDone;
+    const falseDones = counts.done.notDone;
+    const n = risk === 'joint' ? total : stopped;
     const exact = binomialTailPValue(falseDones, n, alpha);
     const bounded = n === 0 ? 1 : hoeffdingBentkusPValue(falseDones / n, n, alpha);
     const pValue = method === 'exact' ? exact : bounded;
@@ -145,16 +149,24 @@ export function certifyMidBandLow(
     readonly method: PValueMethod;
   },
 ): MidBandCertificate {
+  return walkMidBandLow(verdictCounts(policy, cases), cases.length, policyThresholdsOf(policy), doneThreshold, options);
+}
+
+/** {@link certifyMidBandLow} over the counts of `total` cases under a policy whose thresholds are `found`. */
+export function walkMidBandLow(
+  countAt: (thresholds: PolicyThresholds) => VerdictCounts,
+  total: number,
+  found: PolicyThresholds,
+  doneThreshold: number,
+  options: Parameters<typeof certifyMidBandLow>[3],
+): MidBandCertificate {
   const { target, delta, method } = options;
-  const found = policyThresholdsOf(policy);
   const candidates = found.low === undefined ? [0] : [...new Set([0, ...options.grid.filter((value) => value <= doneThreshold)])].sort((a, b) => a - b);
-  const n = cases.length;
+  const n = total;
   const tests: MidBandTest[] = [];
   let chosen: number | null = null;
   for (const midBandLow of candidates) {
-    const at = withThresholds(policy, found, { done: doneThreshold, low: midBandLow });
-    let falseHandoffs = 0;
-    for (const labelled of cases) if (labelled.label === 'done' && handsOff(decideCase(at, labelled))) falseHandoffs++;
+    const falseHandoffs = countAt({ done: doneThreshold, low: midBandLow }).handoff.done;
     const pValue = method === 'exact' ? binomialTailPValue(falseHandoffs, n, target) : n === 0 ? 1 : hoeffdingBentkusPValue(falseHandoffs / n, n, target);
     const passed = pValue <= delta;
     tests.push({ midBandLow, falseHandoffs, n, observedRisk: n === 0 ? null : falseHandoffs / n, pValue, passed });

@@ -1,9 +1,7 @@
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import type { ScoredCase } from './labelled-case.js';
-import { policyThresholdsOf } from './learn-then-test.js';
-import { decideCase, handsOff, stopsAsDone, withThresholds } from './policy-thresholds.js';
-
 import type { RiskKind } from './learn-then-test.js';
+import { verdictCounts, type PolicyThresholds, type VerdictCounts } from './policy-thresholds.js';
 
 /** What a policy does on a set of cases at one done threshold. */
 export interface ThresholdCurvePoint {
@@ -22,22 +20,18 @@ export interface ThresholdCurvePoint {
  * its low bound at `midBandLow` (or at the threshold, when that is lower).
  */
 export function thresholdCurve(cases: readonly ScoredCase[], policy: StopPolicyDocument, grid: readonly number[], risk: RiskKind, midBandLow: number): ThresholdCurvePoint[] {
-  const total = cases.length;
-  const found = policyThresholdsOf(policy);
+  return curveOf(verdictCounts(policy, cases), cases.length, grid, risk, midBandLow);
+}
+
+/** {@link thresholdCurve} over the counts of `total` cases. */
+export function curveOf(countAt: (thresholds: PolicyThresholds) => VerdictCounts, total: number, grid: readonly number[], risk: RiskKind, midBandLow: number): ThresholdCurvePoint[] {
   return [...new Set(grid)]
     .sort((a, b) => a - b)
     .map((threshold) => {
-      const at = withThresholds(policy, found, { done: threshold, low: Math.min(midBandLow, threshold) });
-      let stopped = 0;
-      let falseDones = 0;
-      let handedOff = 0;
-      for (const labelled of cases) {
-        const decision = decideCase(at, labelled);
-        if (stopsAsDone(decision)) {
-          stopped++;
-          if (labelled.label !== 'done') falseDones++;
-        } else if (handsOff(decision)) handedOff++;
-      }
+      const counts = countAt({ done: threshold, low: Math.min(midBandLow, threshold) });
+      const stopped = counts.done.done + counts.done.notDone;
+      const falseDones = counts.done.notDone;
+      const handedOff = counts.handoff.done + counts.handoff.notDone;
       const base = risk === 'joint' ? total : stopped;
       return { threshold, falseDoneRate: base === 0 ? null : falseDones / base, coverage: total === 0 ? null : (total - handedOff) / total, doneShare: total === 0 ? null : stopped / total };
     });

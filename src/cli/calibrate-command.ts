@@ -1,6 +1,6 @@
 import { calibratedStopPolicy } from '../calibrate/calibrated-stop-policy.js';
 import { resolve } from 'node:path';
-import { calibrateThresholds, formatPercent, uncertifiedReason, type CalibrationResult } from '../calibrate/calibrate-thresholds.js';
+import { calibrateThresholds, calibrationVerdict, formatPercent, uncertifiedReason, VERDICT_CELL, type CalibrationResult } from '../calibrate/calibrate-thresholds.js';
 import { brierScore, expectedCalibrationError, reliabilityBins } from '../calibrate/calibration-metrics.js';
 import { renderCalibrationReport } from '../calibrate/calibration-report-html.js';
 import { formatLabelledCaseError, isScoredCase, parseLabelledCases, type ScoredCase } from '../calibrate/labelled-case.js';
@@ -243,11 +243,18 @@ function renderText(
     `target: ${settings.risk === 'joint' ? 'false dones over all cases' : 'not-done share of the stopped cases'} <= ${formatPercent(settings.alpha)} with confidence ${formatPercent(1 - settings.delta)}; false hand-offs <= ${formatPercent(settings.maxFalseHandoff)}`,
     '',
   ];
-  if (result.thresholds === null) {
+  const verdict = calibrationVerdict(result);
+  if (result.thresholds === null || verdict === 'not_certified') {
     out.push(`verdict: NOT CERTIFIED (${uncertifiedReason(result, settings.alpha) ?? ''})`);
   } else {
+    const notes = [
+      ...(verdict === 'not_confirmed' && result.heldOut !== null
+        ? [`certified on the calibration cases; the held-out upper bound ${formatPercent(result.heldOut.falseDoneUpper)} is above the ${formatPercent(settings.alpha)} target`]
+        : []),
+      ...(result.midBand?.certified === false ? ['false hand-off target not certified'] : []),
+    ];
     out.push(
-      `verdict: CERTIFIED  doneThreshold ${result.thresholds.doneThreshold}  midBandLow ${result.thresholds.midBandLow}${result.midBand?.certified === false ? ' (false hand-off target not certified)' : ''}`,
+      `verdict: ${verdict === 'confirmed' ? 'CERTIFIED' : 'NOT CONFIRMED'}  doneThreshold ${result.thresholds.doneThreshold}  midBandLow ${result.thresholds.midBandLow}${notes.length === 0 ? '' : ` (${notes.join('; ')})`}`,
     );
   }
   out.push(`guarantee: ${result.guarantee}`, `recommendation: ${result.recommendation}`);
@@ -322,7 +329,7 @@ function renderText(
       if (!group.certified) out.push(`${name}: ${group.recommendation}`);
       else if (group.heldOut !== null && !group.heldOut.falseDoneWithinAlpha) {
         out.push(
-          `${name}: certified on its calibration cases, but its held-out upper bound ${formatPercent(group.heldOut.falseDoneUpper)} is above the ${formatPercent(settings.alpha)} target`,
+          `${name}: not confirmed: certified on its calibration cases, but its held-out upper bound ${formatPercent(group.heldOut.falseDoneUpper)} is above the ${formatPercent(settings.alpha)} target`,
         );
       }
     }
@@ -332,8 +339,7 @@ function renderText(
 
 /** "yes" only when nothing contradicts it: a certified group whose held-out bound is above the target says so. */
 function certifiedCell(group: CalibrationResult['byTaskType'][string]): string {
-  if (!group.certified) return 'no';
-  return group.heldOut !== null && !group.heldOut.falseDoneWithinAlpha ? 'yes, held-out above target' : 'yes';
+  return VERDICT_CELL[calibrationVerdict(group)];
 }
 
 /** The three sentences the text output starts with: the threshold, the guarantee in words, the held-out check. */

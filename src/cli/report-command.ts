@@ -5,7 +5,8 @@ import { formatCost } from '../core/format-cost.js';
 import { STOP_EXITS } from '../core/policy/stop-decision.js';
 import { formatLineError } from '../input/line-fields.js';
 import { formatWait } from '../report/format-wait.js';
-import { BUCKET_WIDTHS, type BucketWidth } from '../report/limit-share-alerts.js';
+import type { LimitSuggestion } from '../core/suggest-limits.js';
+import { BUCKET_WIDTHS, describeLimitShare, type BucketWidth } from '../report/limit-share-alerts.js';
 import { buildOutcomeReport, type OutcomeReport, type OutcomeReportOptions } from '../report/outcome-report.js';
 import { renderOutcomeReport } from '../report/outcome-report-html.js';
 import type { SkippedLines } from '../report/parse-outcome-records.js';
@@ -142,9 +143,7 @@ function renderText(file: string, report: OutcomeReport, skipped: SkippedLines):
   const gaveUp = queue.filter((item) => item.exit === 'gave_up').length;
   const out: string[] = [
     `${file}: ${countNoun(report.runs, 'run')} of ${countNoun(types.length, 'task type')}, ended from ${minute(report.from)} to ${minute(report.to)} (UTC)${skipped.count === 0 ? '' : `; ${countNoun(skipped.count, 'unreadable line')} skipped`}.`,
-    report.alerts.length === 0
-      ? `No alert: the share of limit stops stayed within its usual band in every ${settings.bucket}.`
-      : `${countNoun(report.alerts.length, 'alert')}: the share of limit stops rose above its usual band:`,
+    describeLimitShare({ ...report.limitShare, alerts: report.alerts }),
   ];
   for (const alert of report.alerts) {
     const kinds = Object.entries(alert.byLimit).map(([kind, count]) => `${kind} ${count}`);
@@ -222,20 +221,28 @@ function renderText(file: string, report: OutcomeReport, skipped: SkippedLines):
   const first = limits[0]?.[1];
   out.push(
     '',
-    `suggested limits (the ${share(first?.quantile ?? 0.95)} quantile of the successful runs, times ${first?.headroom ?? 1.25}):`,
+    `suggested limits (the ${share(first?.quantile ?? 0.95)} quantile of the successful runs, times ${first?.headroom ?? 1.25}; each from the runs in brackets, none from fewer than ${first?.minRuns ?? 20}):`,
     formatTable(
       ['task type', 'successes', 'maxSteps', 'maxWallClockMs', 'maxCost'],
       limits.map(([type, suggestion]) => [
         type,
         String(suggestion.successes),
-        suggestion.limits.maxSteps === undefined ? '-' : String(suggestion.limits.maxSteps),
-        suggestion.limits.maxWallClockMs === undefined ? '-' : String(suggestion.limits.maxWallClockMs),
-        suggestion.limits.maxCost === undefined ? '-' : formatCost(suggestion.limits.maxCost),
+        limitCell(suggestion, 'maxSteps', String),
+        limitCell(suggestion, 'maxWallClockMs', String),
+        limitCell(suggestion, 'maxCost', formatCost),
       ]),
       ['left', 'right', 'right', 'right', 'right'],
     ),
   );
   return `${out.join('\n')}\n`;
+}
+
+/** A suggested figure and the runs it rests on, or why there is none: `18 (25 runs)`, `- (3 runs: too few)`. */
+function limitCell(suggestion: LimitSuggestion, key: keyof LimitSuggestion['basedOn'], format: (value: number) => string): string {
+  const value = suggestion.limits[key];
+  const runs = suggestion.basedOn[key];
+  if (value !== undefined) return `${format(value)} (${countNoun(runs, 'run')})`;
+  return runs === 0 ? '-' : `- (${countNoun(runs, 'run')}: too few)`;
 }
 
 function minute(iso: string): string {

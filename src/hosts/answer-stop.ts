@@ -14,7 +14,7 @@ import type { BlockCap, EncodedStop, HookEvent, HostDescription, StopAnswer } fr
 import { projectTestRunner, testRunEvidence, type ProjectTestRunner } from './project-tests.js';
 import type { SessionState } from './session-state.js';
 import type { StopwiseConfig } from './stopwise-config.js';
-import { describeHandOff, initialToolGuardState } from './tool-guard.js';
+import { describeHandOff, initialToolGuardState, startToolGuardTurn } from './tool-guard.js';
 
 /** The line a person reads when the tests fail while the decision model says the task is done. */
 export const HUMAN_REVIEW_NOTE =
@@ -73,13 +73,21 @@ export interface DecidedStop {
  * answer; otherwise the tests run (a pass on an unchanged tree is reused), the
  * decision model is asked only when `needsJudgement` says the rules need it,
  * and `decide` decides with the hook's policy over the span's state. A block
- * keeps the span; any other answer ends it.
+ * keeps the span; any other answer ends it, and the agent's turn with it: the
+ * tool guard's counts start afresh for the next one (its totals stay).
  */
 export async function answerStop(session: StopSession, state: SessionState): Promise<DecidedStop> {
   const { event, config, now } = session;
   const at = now().toISOString();
   const ended = (answer: StopAnswer, kind: 'handoff' | 'allow', tests?: TestEvidence): DecidedStop => ({
-    state: { ...state, stop: null, ...(tests === undefined ? {} : { lastEvidence: tests }), lastStop: { kind, at } },
+    state: {
+      ...state,
+      stop: null,
+      tools: state.tools === null ? null : startToolGuardTurn(state.tools, config.toolGuard),
+      ...(state.steps === undefined ? {} : { steps: [] }),
+      ...(tests === undefined ? {} : { lastEvidence: tests }),
+      lastStop: { kind, at },
+    },
     answer,
     step: (state.stop?.step ?? 0) + 1,
     ...(tests === undefined ? {} : { tests }),
@@ -87,9 +95,13 @@ export async function answerStop(session: StopSession, state: SessionState): Pro
   if (event.status !== undefined && event.status !== 'completed') return ended({ skipped: `the run ended ${event.status}` }, 'allow');
   const handOff = state.tools?.handOff;
   if (handOff !== null && handOff !== undefined && state.tools !== null) {
-    // The guard starts afresh after the person's answer; its totals stay.
+    // The guard starts afresh after the person's answer; its totals stay. A hand-off its refusal already made (on a
+    // host that may end the run before any stop) is not made twice: the run just ends.
     const tools = { ...initialToolGuardState(config.toolGuard.stall), totals: state.tools.totals };
-    const done = ended({ handOff: describeHandOff(handOff), reason: 'tool_guard' }, 'handoff');
+    const done =
+      handOff.delivered === true
+        ? ended({ skipped: 'the tool guard handed the run to a person at its refusal' }, 'handoff')
+        : ended({ handOff: describeHandOff(handOff), reason: 'tool_guard' }, 'handoff');
     return { ...done, state: { ...done.state, tools } };
   }
 
@@ -118,6 +130,8 @@ export async function answerStop(session: StopSession, state: SessionState): Pro
     step: prior.step + 1,
     tests,
     output: event.lastMessage,
+    // The tool steps since the last stop, for the policy's stall conditions over steps.
+    ...(state.steps === undefined || state.steps.length === 0 ? {} : { steps: state.steps }),
     ...(event.reentered ? { reentered: true } : {}),
     ...(config.taskType === undefined ? {} : { taskType: config.taskType }),
   };
@@ -139,7 +153,7 @@ export async function answerStop(session: StopSession, state: SessionState): Pro
     ...(modelError === undefined ? {} : { warning: `stopwise: the decision model could not be asked (${modelError.message}); the tests decided on their own.` }),
   };
   if (decision.kind === 'retry') {
-    return { state: { ...state, stop: decided.state, lastEvidence: tests, lastStop: { kind: 'block', at } }, answer, tests, step: stopEvent.step };
+    return { state: { ...state, stop: decided.state, ...(state.steps === undefined ? {} : { steps: [] }), lastEvidence: tests, lastStop: { kind: 'block', at } }, answer, tests, step: stopEvent.step };
   }
   return ended(answer, decision.kind === 'stop' && decision.exit === 'success' ? 'allow' : 'handoff', tests);
 }

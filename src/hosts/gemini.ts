@@ -13,7 +13,9 @@ const SHELL_TOOL = 'run_shell_command';
  * a new prompt; `BeforeTool` and `AfterTool`. Context before a tool cannot
  * reach the agent without refusing the call (it goes to the person as a
  * `systemMessage`); after a call it is appended to the tool's result. Its own
- * loop detection stops the fifth identical tool call.
+ * loop detection stops the fifth identical tool call in a row and ends the run
+ * with no `AfterAgent`: the tool guard's ladder is fitted under it, and its
+ * hand-off is made at the refusal that asks a person.
  *
  * @see https://geminicli.com/docs/hooks/reference
  */
@@ -32,6 +34,8 @@ export const gemini: HostDescription = {
     ...(matcher === undefined ? {} : { matcher }),
     hooks: [{ type: 'command', name: kind === 'stop' ? 'stopwise' : 'stopwise-tool-guard', command, timeout: timeoutSeconds * 1000 }],
   }),
+  // Gemini CLI's LoopDetectionService: TOOL_CALL_LOOP_THRESHOLD identical calls in a row.
+  loopDetection: { identicalCalls: 5 },
   // No cap on AfterAgent retries was seen in a run of 400 blocks in a row.
   blockCap: () => undefined,
   readEvent(payload) {
@@ -78,7 +82,7 @@ export const gemini: HostDescription = {
     const message = answer.kind === 'deny' ? answer.reason : answer.message;
     // After the call ran, both reach the agent appended to the result; a deny there would hide the real result.
     if (event === 'AfterTool') return { exitCode: 0, stdout: { hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: message } } };
-    if (answer.kind === 'deny') return { exitCode: 0, stdout: { decision: 'deny', reason: message } };
+    if (answer.kind === 'deny') return { exitCode: 0, stdout: { decision: 'deny', reason: message, ...(answer.person === undefined ? {} : { systemMessage: answer.person }) } };
     return { exitCode: 0, stdout: { systemMessage: message } };
   },
 };

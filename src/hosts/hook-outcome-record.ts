@@ -36,6 +36,15 @@ export function hookStopOutcome(decided: DecidedStop, encoded: EncodedStop, last
 }
 
 /**
+ * The outcome of a run the tool guard handed to a person at its refusal, on a
+ * host that may end the run before any stop: a `need_help` whose question is
+ * the hand-off the person reads (nobody waited for the answer: `waitedMs` 0).
+ */
+export function toolGuardHandOffOutcome(message: string): StopOutcome {
+  return { steps: 0, usage: emptyUsage(), text: '', trace: [], exit: 'need_help', question: message, waitedMs: 0 };
+}
+
+/**
  * Appends the outcome of a stop the hook let through or handed off to the
  * outcomes file (relative to the project folder). Never rejects: a failure
  * comes back as a warning line for the person.

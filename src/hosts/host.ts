@@ -63,11 +63,14 @@ export type StopAnswer =
   | { readonly handOff: string; readonly reason: string }
   | { readonly skipped: string };
 
-/** What the tool guard answers: nothing to say, context for the agent, or a refusal with a reason it can act on. */
+/**
+ * What the tool guard answers: nothing to say, context for the agent, or a refusal with a reason it can act on
+ * (and, when the refusal hands the run to a person at once, the line for the person).
+ */
 export type ToolAnswer =
   | { readonly kind: 'none' }
   | { readonly kind: 'context'; readonly message: string }
-  | { readonly kind: 'deny'; readonly reason: string };
+  | { readonly kind: 'deny'; readonly reason: string; readonly person?: string };
 
 /** What a hook process prints and how it exits: a JSON answer on stdout (none: print nothing), lines on stderr, the exit code. */
 export interface HookOutput {
@@ -114,6 +117,11 @@ export interface HostDescription {
   settingsRoot(root: Readonly<Record<string, unknown>>): Record<string, unknown> | string;
   /** The settings entry for one event: the command, its timeout and, for a tool event, the matcher. */
   entry(kind: 'stop' | 'tool', command: string, timeoutSeconds: number, matcher: string | undefined): Record<string, unknown>;
+  /**
+   * The host's own loop detection, when it has one: it stops the `identicalCalls`-th identical tool call in a row
+   * itself (and may end the run with no stop event), so the tool guard fits its ladder under it.
+   */
+  readonly loopDetection?: { readonly identicalCalls: number };
   /** The host's cap on consecutive stop blocks, from the environment and the settings file; `undefined` when it has none. */
   blockCap(env: Readonly<Record<string, string | undefined>>, settings: unknown): BlockCap | undefined;
   /** Reads a payload (a parsed JSON object); a `TypeError` when it is no event of this host. */

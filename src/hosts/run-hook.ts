@@ -1,11 +1,11 @@
 import { join, resolve } from 'node:path';
 import type { DecisionModelClient } from '../decision-model/decision-model-client.js';
 import { parseJsonText } from '../input/read-json-file.js';
-import { HOSTS, type HookEvent, type HookHost, type HookOutput, type HostDescription } from './host.js';
+import { HOSTS, type HookEvent, type HookHost, type HookOutput, type HostDescription, type ToolAnswer } from './host.js';
 import type { ProjectTestRunner } from './project-tests.js';
-import { ensureStateDir, SessionBusyError, sessionStatePath, withSessionState } from './session-state.js';
+import { appendTurnStep, ensureStateDir, SessionBusyError, sessionStatePath, withSessionState } from './session-state.js';
 import { loadToolGuardConfig } from './stopwise-config.js';
-import { guardToolEvent, initialToolGuardState } from './tool-guard.js';
+import { describeHandOff, fitToolGuardToHost, guardToolEvent, initialToolGuardState } from './tool-guard.js';
 
 /** What a hook process prints and how it exits. */
 export interface HookRun {
@@ -73,16 +73,37 @@ async function answerTool(host: HostDescription, event: Extract<HookEvent, { kin
   try {
     const loaded = await loadToolGuardConfig(startDirs);
     if (!loaded.ok) return output(host.encodeTool(event.eventName, { kind: 'none' }), [`stopwise: ${loaded.message}; the tool guard did not check this call.`]);
-    const guard = loaded.toolGuard;
-    if (!guard.enabled) return output({ exitCode: 0 }, []);
+    // On a host with loop detection of its own, the ladder is fitted under it.
+    const guard = fitToolGuardToHost(loaded.toolGuard, host);
+    // The turn's steps are kept for a policy that reads them, whether or not the guard is on.
+    const record = loaded.recordSteps && event.tool.phase === 'post';
+    if (!guard.enabled && !record) return output({ exitCode: 0 }, []);
     const stateDir = resolve(loaded.projectDir, loaded.stateDir);
     await ensureStateDir(stateDir);
     const path = sessionStatePath(stateDir, host.name, event.sessionId ?? '', event.agentId);
-    const run = await withSessionState(path, { now, lockTimeoutMs: options.lockTimeoutMs ?? TOOL_LOCK_TIMEOUT_MS }, async (state) => {
-      const guarded = guardToolEvent(state.tools ?? initialToolGuardState(guard.stall), event.tool, guard, now());
-      return { state: guarded.state === state.tools ? state : { ...state, tools: guarded.state }, result: guarded.answer };
+    const at = now();
+    const run = await withSessionState<{ answer: ToolAnswer; handedOff: string | undefined }>(path, { now, lockTimeoutMs: options.lockTimeoutMs ?? TOOL_LOCK_TIMEOUT_MS }, async (before) => {
+      const state = record ? { ...before, steps: appendTurnStep(before.steps, event.tool) } : before;
+      const guarded = guardToolEvent(state.tools ?? initialToolGuardState(guard.stall), event.tool, guard, at);
+      const handOff = guarded.state.handOff;
+      if (host.loopDetection === undefined || guarded.answer.kind !== 'deny' || handOff === null || handOff.delivered === true) {
+        return { state: guarded.state === state.tools ? state : { ...state, tools: guarded.state }, result: { answer: guarded.answer, handedOff: undefined } };
+      }
+      // The host may end the run at the next identical call with no stop event: the hand-off is made now, with the refusal.
+      const message = describeHandOff(handOff);
+      const tools = { ...guarded.state, handOff: { ...handOff, delivered: true as const } };
+      return { state: { ...state, tools }, result: { answer: { ...guarded.answer, person: message }, handedOff: message } };
     });
-    return output(host.encodeTool(event.eventName, run.result), run.warnings);
+    const lines = [...run.warnings];
+    if (run.result.handedOff !== undefined && loaded.outcomesFile !== undefined) {
+      const { appendHookOutcome, toolGuardHandOffOutcome } = await import('./hook-outcome-record.js');
+      const warning = await appendHookOutcome(resolve(loaded.projectDir, loaded.outcomesFile), toolGuardHandOffOutcome(run.result.handedOff), {
+        at,
+        ...(loaded.taskType === undefined ? {} : { taskType: loaded.taskType }),
+      });
+      if (warning !== undefined) lines.push(warning);
+    }
+    return output(host.encodeTool(event.eventName, run.result.answer), lines);
   } catch (error) {
     const why = error instanceof SessionBusyError ? `another hook of this session held its state too long (${error.message})` : `it failed (${error instanceof Error ? error.message : String(error)})`;
     return output({ exitCode: 0 }, [`stopwise: the tool guard did not check this call: ${why}.`]);

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { Murmur128 } from '../core/murmur-hash.js';
 import { assertStopState, type StopState } from '../core/policy/stop-state.js';
 import type { TestEvidence } from '../core/test-evidence.js';
+import { canonicalJson } from '../core/stall-detection/call-key.js';
+import { assertStallStep, type StallStep } from '../core/stall-detection/stall-step.js';
 import { parseJsonText } from '../input/read-json-file.js';
 import { acquireFileLock, LockTimeoutError } from './file-lock.js';
-import type { HookHost } from './host.js';
+import type { HookHost, ToolEvent } from './host.js';
 import { isToolGuardState, type ToolGuardState } from './tool-guard.js';
 import { uniqueToken } from './unique-token.js';
 
@@ -31,7 +33,32 @@ export interface SessionState {
   readonly lastStop?: { readonly kind: StopAttemptKind; readonly at: string; readonly previousRunEndedBy?: 'host'; readonly turn?: string };
   /** The tool guard's state; `null` before the first tool event. */
   readonly tools: ToolGuardState | null;
+  /**
+   * The tool calls and results since the last stop, for a policy's stall conditions over steps (kept only when the
+   * policy has one): at most {@link MAX_TURN_STEPS}, the newest last, each output cut to its last
+   * {@link MAX_STEP_CHARS} characters and a larger input kept as its digest.
+   */
+  readonly steps?: readonly StallStep[];
   readonly updatedAt: string;
+}
+
+/** The most tool steps a session keeps for the stop (the longest window a stall pattern looks back on is 64). */
+export const MAX_TURN_STEPS = 64;
+/** The most characters of one step's output (its end, where errors are) and of its input as JSON that a session keeps. */
+export const MAX_STEP_CHARS = 2_000;
+
+/** `steps` with one more tool call, as a session keeps it: bounded in number and in size. */
+export function appendTurnStep(steps: readonly StallStep[] | undefined, call: ToolEvent): StallStep[] {
+  const input = call.input === undefined ? undefined : canonicalJson(call.input);
+  const step: StallStep = {
+    tool: call.tool,
+    ...(input === undefined ? {} : { input: input.length <= MAX_STEP_CHARS ? call.input : { digest: new Murmur128().update(input).digest() } }),
+    ...(call.output === undefined ? {} : { output: call.output.length <= MAX_STEP_CHARS ? call.output : call.output.slice(-MAX_STEP_CHARS) }),
+    ...(call.error === undefined ? {} : { error: call.error }),
+    ...(call.exitCode === undefined ? {} : { exitCode: call.exitCode }),
+  };
+  const all = [...(steps ?? []), step];
+  return all.length > MAX_TURN_STEPS ? all.slice(all.length - MAX_TURN_STEPS) : all;
 }
 
 
@@ -59,6 +86,14 @@ export function parseSessionState(value: unknown): SessionState | undefined {
   if (record.stop !== null) {
     try {
       assertStopState(record.stop as StopState);
+    } catch {
+      return undefined;
+    }
+  }
+  if (record.steps !== undefined) {
+    if (!Array.isArray(record.steps) || record.steps.length > MAX_TURN_STEPS) return undefined;
+    try {
+      record.steps.forEach((step, index) => assertStallStep(step, `steps[${index}]`));
     } catch {
       return undefined;
     }
@@ -126,9 +161,29 @@ async function readSessionState(path: string, now: Date): Promise<{ state: Sessi
   }
   const parsed = parseJsonText(text);
   const state = parsed.ok ? parseSessionState(parsed.value) : undefined;
-  return state === undefined
-    ? { state: newSessionState(now), warning: `stopwise: the state file ${path} was not valid session state; it was reset and this session's counts start again.` }
-    : { state };
+  if (state !== undefined) return { state };
+  // A tool guard state this version cannot read (an earlier version's stall counts, say) is reset alone: the stop
+  // state and the evidence stay.
+  const value = parsed.ok ? parsed.value : undefined;
+  const withoutTools = typeof value === 'object' && value !== null && !Array.isArray(value) ? parseSessionState({ ...value, tools: null }) : undefined;
+  if (withoutTools !== undefined) {
+    return {
+      state: withoutTools,
+      warning: `stopwise: the tool guard's state in ${path} was written by an earlier version of stopwise or is not valid; it was reset and the guard's counts start again.`,
+    };
+  }
+  // A stop state this version cannot read: the span of stop attempts starts again, the rest stays.
+  let why: string | undefined;
+  try {
+    if (typeof value === 'object' && value !== null && (value as { stop?: unknown }).stop !== null) assertStopState((value as { stop: StopState }).stop);
+  } catch (error) {
+    why = error instanceof Error ? error.message : String(error);
+  }
+  const withoutStop = why === undefined || typeof value !== 'object' || value === null ? undefined : parseSessionState({ ...value, stop: null });
+  if (withoutStop !== undefined) {
+    return { state: withoutStop, warning: `stopwise: the stop state in ${path} could not be read (${why}); it was reset and this span's blocks count from zero.` };
+  }
+  return { state: newSessionState(now), warning: `stopwise: the state file ${path} was not valid session state; it was reset and this session's counts start again.` };
 }
 
 async function writeSessionState(path: string, state: SessionState): Promise<void> {

@@ -227,21 +227,72 @@ export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<
 }
 
 /**
- * What a tool event reads of the configuration: `toolGuard` and `stateDir`,
- * validated by their parts of the same schema. A mistake elsewhere in the file
- * is the stop hook's to report: it does not turn the guard off.
+ * What a tool event reads of the configuration: `toolGuard`, `stateDir`, and
+ * `outcomesFile` and `taskType` (for a hand-off the guard makes itself),
+ * validated by their parts of the same schema; and whether the policy has a
+ * stall condition over tool steps (`recordSteps`: the session then keeps the
+ * turn's steps for the stop). A mistake elsewhere in the file is the stop
+ * hook's to report: it does not turn the guard off.
  */
-export async function loadToolGuardConfig(
-  startDirs: readonly string[],
-): Promise<{ readonly ok: true; readonly toolGuard: ToolGuardOptions; readonly stateDir: string; readonly projectDir: string } | { readonly ok: false; readonly message: string }> {
+export async function loadToolGuardConfig(startDirs: readonly string[]): Promise<
+  | {
+      readonly ok: true;
+      readonly toolGuard: ToolGuardOptions;
+      readonly stateDir: string;
+      readonly projectDir: string;
+      readonly outcomesFile?: string;
+      readonly taskType?: string;
+      readonly recordSteps: boolean;
+    }
+  | { readonly ok: false; readonly message: string }
+> {
   const found = await readConfigFile(startDirs);
   if (!found.ok) return found;
-  const { toolGuard, stateDir } = found.value as Record<string, unknown>;
-  const parts = z.strictObject({ toolGuard: stopwiseConfigSchema.shape.toolGuard, stateDir: stopwiseConfigSchema.shape.stateDir });
-  const read = { ...(toolGuard === undefined ? {} : { toolGuard }), ...(stateDir === undefined ? {} : { stateDir }) };
+  const value = found.value as Record<string, unknown>;
+  const keys = ['toolGuard', 'stateDir', 'outcomesFile', 'taskType'] as const;
+  const { shape } = stopwiseConfigSchema;
+  const parts = z.strictObject({ toolGuard: shape.toolGuard, stateDir: shape.stateDir, outcomesFile: shape.outcomesFile, taskType: shape.taskType });
+  const read = Object.fromEntries(keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]]));
   const parsed = parts.safeParse(read, { reportInput: true });
   if (!parsed.success) return { ok: false, message: prefixLines(found.path, formatSchemaProblems(schemaProblems(parts, parsed.error.issues, read))) };
-  return { ok: true, toolGuard: resolveToolGuardOptions(parsed.data.toolGuard), stateDir: parsed.data.stateDir ?? DEFAULT_STATE_DIR, projectDir: dirname(found.path) };
+  const { outcomesFile, taskType } = parsed.data;
+  const projectDir = dirname(found.path);
+  return {
+    ok: true,
+    toolGuard: resolveToolGuardOptions(parsed.data.toolGuard),
+    stateDir: parsed.data.stateDir ?? DEFAULT_STATE_DIR,
+    projectDir,
+    recordSteps: await policyReadsSteps(value.policy, projectDir),
+    ...(outcomesFile === undefined ? {} : { outcomesFile }),
+    ...(taskType === undefined ? {} : { taskType }),
+  };
+}
+
+/**
+ * True when the configured policy (inline, or the document a path names) has a stall condition over tool steps
+ * (`step_history` or `score`) anywhere in its rules. Read without the schema, on every tool event: a policy that
+ * cannot be read records nothing (the stop hook reports it).
+ */
+async function policyReadsSteps(policy: unknown, projectDir: string): Promise<boolean> {
+  let document = policy;
+  if (typeof policy === 'string') {
+    const read = await readJsonFile(resolve(projectDir, policy), { maxBytes: MAX_CONFIG_BYTES });
+    if (read.kind !== 'found') return false;
+    document = read.value;
+  }
+  const rules = typeof document === 'object' && document !== null ? (document as { rules?: unknown }).rules : undefined;
+  return Array.isArray(rules) && rules.some((rule) => typeof rule === 'object' && rule !== null && readsSteps((rule as { when?: unknown }).when, 0));
+}
+
+function readsSteps(condition: unknown, depth: number): boolean {
+  if (typeof condition !== 'object' || condition === null || depth > 32) return false;
+  const record = condition as Record<string, unknown>;
+  const stall = record.stall as { detector?: unknown } | undefined;
+  if (typeof stall === 'object' && stall !== null && (stall.detector === 'step_history' || stall.detector === 'score')) return true;
+  const children = [record.not, ...(Array.isArray(record.all) ? record.all : []), ...(Array.isArray(record.any) ? record.any : [])];
+  const of = (record.atLeast as { of?: unknown } | undefined)?.of;
+  if (Array.isArray(of)) children.push(...of);
+  return children.some((child) => readsSteps(child, depth + 1));
 }
 
 async function readConfigFile(startDirs: readonly string[]): Promise<{ ok: true; path: string; value: object } | { ok: false; kind: 'missing' | 'invalid'; message: string; path?: string }> {

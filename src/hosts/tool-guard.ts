@@ -2,9 +2,9 @@ import { observeDigest } from '../core/stall-detection/observe-step.js';
 import type { StallFinding } from '../core/stall-detection/stall-finding.js';
 import { resolveStallOptions, type StallOptions, type StallOptionsInput, type ToolIdentity } from '../core/stall-detection/stall-options.js';
 import type { StallPattern } from '../core/stall-detection/stall-pattern.js';
-import { initialStallState, type StallState } from '../core/stall-detection/stall-state.js';
+import { initialStallState, isStallState, type StallState } from '../core/stall-detection/stall-state.js';
 import { digestStep, type StepDigest } from '../core/stall-detection/step-digest.js';
-import type { ToolAnswer, ToolEvent } from './host.js';
+import type { HostDescription, ToolAnswer, ToolEvent } from './host.js';
 
 /**
  * The escalation ladder of the tool guard, the same on every host: the first
@@ -28,14 +28,12 @@ export interface ToolGuardOptions {
 
 /**
  * What identifies the calls of the tools the hosts name, by default: a shell
- * call by its command alone (not its description or timeout), and the tools
- * that read a background shell's output as polling tools, whose repeated calls
- * are expected.
+ * call by its command alone (not its description or timeout). The detector's
+ * own known tools (reading a background shell's output and polling a process
+ * poll, browser scrolling is repeatable) lie under them.
  */
 const DEFAULT_TOOL_IDENTITIES: Readonly<Record<string, ToolIdentity>> = Object.freeze({
   Bash: Object.freeze({ arguments: Object.freeze(['command']) }),
-  BashOutput: Object.freeze({ polling: true }),
-  TaskOutput: Object.freeze({ polling: true }),
 });
 
 const DEFAULT_LADDER: ToolGuardLadder = Object.freeze({ nudges: 1, refusals: 1, handOff: true });
@@ -82,13 +80,18 @@ interface LadderState {
   readonly error?: string;
 }
 
-/** A hand-off the next stop makes: what to ask the person, what was tried, the evidence, what happens after the answer. */
+/**
+ * A hand-off the next stop makes: what to ask the person, what was tried, the evidence, what happens after the
+ * answer; `delivered` when the refusal that made it already told the person (a host that may end the run before
+ * any stop), so the stop lets the run end without saying it twice.
+ */
 interface HandOff {
   readonly question: string;
   readonly tried: string;
   readonly evidence: string;
   readonly afterAnswer: string;
   readonly at: string;
+  readonly delivered?: true;
 }
 
 /**
@@ -117,10 +120,10 @@ export function initialToolGuardState(options: StallOptions): ToolGuardState {
 export function isToolGuardState(value: unknown): value is ToolGuardState {
   if (typeof value !== 'object' || value === null) return false;
   const state = value as Record<string, unknown>;
-  const stall = state.stall as Record<string, unknown> | null;
+  const stall = state.stall;
   const totals = state.totals as Record<string, unknown> | null;
   return (
-    typeof stall === 'object' && stall !== null && stall.version === 1 &&
+    isStallState(stall) &&
     Array.isArray(state.calls) && state.calls.length <= MAX_RECORDED_CALLS &&
     state.calls.every((call) => typeof call === 'object' && call !== null && typeof (call as RecordedCall).label === 'string' && typeof (call as RecordedCall).digest?.callDigest === 'string') &&
     (state.ladder === null || (typeof state.ladder === 'object' && typeof (state.ladder as LadderState).key === 'string')) &&
@@ -137,13 +140,17 @@ const LABEL_CHARS = 80;
  * and its result as a step of the stall detector; when that step completes a
  * finding (the third identical failure, say), the answer to it is the nudge:
  * context for the agent, which every host passes with the call's result,
- * before the agent's next call. A `pre` event of a call that would repeat a
- * finding already nudged is refused with a reason (after `ladder.nudges`
- * nudges), and after `ladder.refusals` refusals the call is still refused and
- * a hand-off to a person waits for the next stop. A call whose last result
- * changed, a repeated call whose results differ, and infrastructure errors are
- * progress or legitimate retries: at most one nudge, never a refusal. A
- * recorded step with no finding ends the ladder and drops a pending hand-off.
+ * before the agent's next call. The guard acts only while a finding holds on
+ * the recorded calls and the call about to run carries it on: a `pre` event
+ * of the same call (for a cycle, any call of it) is refused with a reason
+ * (after `ladder.nudges` nudges), and after `ladder.refusals` refusals the
+ * call is still refused and a hand-off to a person waits for the next stop.
+ * It never acts on a prediction alone (two failures are no reason to refuse
+ * a third call, which may succeed), and one tool's stall never refuses
+ * another call. A call whose last result changed, a repeated call whose
+ * results differ, and infrastructure errors are progress or legitimate
+ * retries: at most one nudge, never a refusal. A recorded step with no
+ * finding ends the ladder and drops a pending hand-off.
  */
 export function guardToolEvent(state: ToolGuardState, event: ToolEvent, options: ToolGuardOptions, now: Date): { state: ToolGuardState; answer: ToolAnswer } {
   if (!options.enabled) return { state, answer: NONE };
@@ -180,18 +187,22 @@ function recordCall(state: ToolGuardState, event: ToolEvent, options: ToolGuardO
 }
 
 function checkCall(state: ToolGuardState, event: ToolEvent, options: ToolGuardOptions, now: Date): { state: ToolGuardState; answer: ToolAnswer } {
+  // Nothing holds on the recorded calls: the call runs, whatever it may repeat.
+  const held = state.ladder;
+  if (held === null) return { state, answer: NONE };
   const { callDigest } = digestStep({ tool: event.tool, input: event.input }, options.stall);
   const last = state.calls.find((call) => call.digest.callDigest === callDigest);
   if (last === undefined) return { state, answer: NONE };
-  // The call about to run, predicted to give the result it gave last time: would it repeat a finding?
+  // The call about to run, predicted to give the result it gave last time: does it carry the finding that holds on?
   const finding = observeDigest(state.stall, last.digest, options.stall).stall;
   if (finding === undefined || last.changed || finding.pattern === 'repeated-call' || finding.pattern === 'infrastructure-errors') return { state, answer: NONE };
+  // The same call (or the same cycle), not another one: one call's stall never refuses another.
+  if (keyOf(finding, last) !== held.key) return { state, answer: NONE };
   const { nudges, refusals, handOff } = options.ladder;
-  const ladder = state.ladder !== null && state.ladder.key === keyOf(finding, last) ? state.ladder : undefined;
   // Refused only once the agent was told, unless the ladder has no nudges at all.
-  if ((ladder?.sightings ?? 0) < nudges) return { state, answer: NONE };
+  if (held.sightings < nudges) return { state, answer: NONE };
   const at = now.toISOString();
-  const refused: LadderState = { ...(ladder ?? climb(null, finding, last, at)), refusals: (ladder?.refusals ?? 0) + 1 };
+  const refused: LadderState = { ...held, refusals: held.refusals + 1 };
   const escalate = handOff && refused.refusals > refusals;
   const pending = escalate ? handOffFor(refused, state.handOff?.at ?? at) : state.handOff;
   return {
@@ -203,6 +214,45 @@ function checkCall(state: ToolGuardState, event: ToolEvent, options: ToolGuardOp
     },
     answer: { kind: 'deny', reason: refusalReason(refused, escalate) },
   };
+}
+
+/**
+ * The guard's options on a host whose own loop detection stops the `identicalCalls`-th identical call in a row
+ * (and may end the run with no stop event): the ladder is capped so that its last rung, the refusal that asks a
+ * person, comes before the host's stop even for the earliest finding on one repeated call (the same failure,
+ * `repeatedResult.failingRepeats` times). Nudges are kept first, then refusals; a ladder that fits is unchanged.
+ */
+export function fitToolGuardToHost(options: ToolGuardOptions, host: Pick<HostDescription, 'loopDetection'>): ToolGuardOptions {
+  const identicalCalls = host.loopDetection?.identicalCalls;
+  if (identicalCalls === undefined || !options.enabled) return options;
+  const first = earliestFinding(options.stall);
+  if (first === undefined) return options;
+  const { nudges, refusals, handOff } = options.ladder;
+  // The calls after the one that completes the finding and before the one the host stops. The first refusal comes
+  // after the nudges (at the next call when there are none), and with a hand-off the refusal after the last one asks
+  // a person: nudges, then refusals, then that one must fit in them.
+  const room = identicalCalls - 1 - first;
+  const fitNudges = Math.min(nudges, Math.max(room, 1));
+  const fitRefusals = !handOff ? refusals : Math.max(0, Math.min(refusals, room - Math.max(fitNudges, 1)));
+  if (fitNudges === nudges && fitRefusals === refusals) return options;
+  return { ...options, ladder: { nudges: fitNudges, refusals: fitRefusals, handOff } };
+}
+
+/** The fewest calls of one call in a row that make a finding the guard refuses: the same failure, the same result, any failure. */
+function earliestFinding(stall: StallOptions): number | undefined {
+  const counts = [
+    stall.repeatedResult === false ? undefined : Math.min(stall.repeatedResult.failingRepeats, stall.repeatedResult.repeats),
+    stall.repeatedFailingCall === false ? undefined : stall.repeatedFailingCall.repeats,
+  ].filter((count): count is number => count !== undefined);
+  return counts.length === 0 ? undefined : Math.min(...counts);
+}
+
+/**
+ * A new user turn: the counts start afresh (as OpenHands and Gemini CLI do at each user message); the totals are
+ * kept. A pending hand-off is kept for the stop that makes it.
+ */
+export function startToolGuardTurn(state: ToolGuardState, options: ToolGuardOptions): ToolGuardState {
+  return { ...initialToolGuardState(options.stall), totals: state.totals, handOff: state.handOff };
 }
 
 /** The same finding is the same repeating call (whichever of its patterns holds), or the same cycle of calls. */
@@ -235,15 +285,22 @@ const INSTEAD: Readonly<Record<StallPattern, string>> = {
   'repeated-error': 'fix the cause of that error before you run anything that hits it again',
   cycle: 'break the cycle with a step you have not taken yet',
   revisit: 'take a step you have not taken yet, or stop and say what you need',
+  'repeated-pair': 'use the result you already have, or change the input',
   'no-progress': 'the changes in between do not fix it: rethink the cause before running the check again',
   monologue: 'act with a tool or finish',
   'repeated-call': 'check whether the result you wait for can still come',
   'infrastructure-errors': 'wait before retrying, or report the outage',
 };
 
+/** What to try instead of a call that repeats: the same failure is a failing call to fix, not a result to read. */
+function insteadOf(pattern: StallPattern, failed: boolean): string {
+  return INSTEAD[pattern === 'repeated-result' && failed ? 'repeated-failing-call' : pattern];
+}
+
 function nudgeMessage(ladder: LadderState, finding: StallFinding, progress: boolean): string {
   // A finding on progress is never refused: the agent is not told that it will be.
-  const next = progress ? `Next: ${INSTEAD[finding.pattern]}.` : `If you run it again unchanged it will be refused: ${INSTEAD[finding.pattern]}.`;
+  const instead = insteadOf(finding.pattern, ladder.error !== undefined);
+  const next = progress ? `Next: ${instead}.` : `If you run it again unchanged it will be refused: ${instead}.`;
   return `stopwise: ${finding.message} (${ladder.label}, ${finding.repeats} times since step ${ladder.since + 1}.) ${next}`;
 }
 
@@ -252,7 +309,7 @@ function refusalReason(ladder: LadderState, escalated: boolean): string {
   const times = ladder.refusals === 1 ? 'once' : `${ladder.refusals} times`;
   const next = escalated
     ? 'A person has been asked to look: stop here, end your turn and say what you need.'
-    : `Instead: ${INSTEAD[ladder.pattern]}.`;
+    : `Instead: ${insteadOf(ladder.pattern, ladder.error !== undefined)}.`;
   return (
     `stopwise refused this call (${ladder.label}): it repeats. ${ladder.message} ` +
     `It has repeated ${ladder.repeats} times since step ${ladder.since + 1} (${ladder.sinceAt}); refused ${times} so far.${error} ${next}`
@@ -262,7 +319,7 @@ function refusalReason(ladder: LadderState, escalated: boolean): string {
 function handOffFor(ladder: LadderState, at: string): HandOff {
   return {
     question: `The agent keeps repeating ${ladder.label} and does not get further: how should it go on?`,
-    tried: `It ran it ${ladder.repeats} times since step ${ladder.since + 1} (${ladder.sinceAt}); stopwise nudged it, then refused the call ${ladder.refusals} times.`,
+    tried: `It ran it ${ladder.repeats} times since step ${ladder.since + 1} (${ladder.sinceAt}); stopwise nudged it, then refused the call ${ladder.refusals === 1 ? 'once' : `${ladder.refusals} times`}.`,
     evidence: `${ladder.pattern}: ${ladder.message}${ladder.error === undefined ? '' : ` Last error: ${ladder.error}`}`,
     afterAnswer: 'Your answer goes to the agent as the next message; the tool guard then starts counting afresh.',
     at,

@@ -6,6 +6,7 @@ h2 { font-size: 16px; margin: 28px 0 8px; }
 .verdict { font-size: 16px; padding: 8px 12px; border-radius: 6px; }
 .verdict.ok { background: #e6f4ea; border: 1px solid #34a853; }
 .verdict.no { background: #fdecea; border: 1px solid #d93025; }
+.verdict.warn { background: #fef7e0; border: 1px solid #f9ab00; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure { margin: 0; border: 1px solid #e1e4e8; border-radius: 6px; padding: 8px; background: #fff; }
 figcaption { font-size: 12px; color: #586069; max-width: 460px; }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseStopPolicyAt, isStopPolicyDocumentShape } from '../core/policy/parse-stop-policy.js';
+import { isStopPolicyDocumentShape, parseStopPolicy, stopPolicyProblems } from '../core/policy/parse-stop-policy.js';
 import { policyTaskTypes } from '../core/policy/policy-task-types.js';
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import { formatSchemaProblems, schemaProblems } from '../core/schema-issues.js';
@@ -27,13 +27,14 @@ export async function loadPolicyFile(path: string, cwd: string, options: { reado
   const value = read.value;
   const lines = (text: string): string => text.split('\n').map((line) => `${path}: ${line}`).join('\n');
   if (isStopPolicyDocumentShape(value)) {
-    const parsed = parseStopPolicyAt([], value);
-    if (!parsed.ok) return { ok: false, message: lines(formatSchemaProblems(parsed.problems)) };
-    const known = policyTaskTypes(parsed.policy);
+    const problems = stopPolicyProblems(value);
+    if (problems.length > 0) return { ok: false, message: lines(formatSchemaProblems(problems)) };
+    const document = parseStopPolicy(value);
+    const known = policyTaskTypes(document);
     if (options.taskType !== undefined && !known.includes(options.taskType)) {
       return { ok: false, message: `${path}: no rule reads task type "${options.taskType}" (a { "taskType": ... } condition); it has ${known.length === 0 ? 'none' : known.join(', ')}` };
     }
-    return { ok: true, document: parsed.policy };
+    return { ok: true, document };
   }
   const numbers = stopPolicyNumbersSchema.safeParse(value, { reportInput: true });
   if (!numbers.success) {

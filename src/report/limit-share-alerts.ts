@@ -207,3 +207,24 @@ function autoWidth(first: number, last: number): BucketWidth {
   }
   return 'week';
 }
+
+/**
+ * One sentence on what the watch found: the alerts, no alert in the buckets it
+ * tested (and how many it could not test), or too few runs to test any bucket,
+ * so a report never claims a check it did not make.
+ */
+export function describeLimitShare(report: Pick<LimitShareReport, 'settings' | 'series' | 'alerts'>): string {
+  const { bucket, window, minBaselineRuns } = report.settings;
+  const buckets = Object.values(report.series).flat().filter((entry) => entry.runs > 0);
+  const tested = buckets.filter((entry) => entry.baseline !== null).length;
+  if (report.alerts.length > 0) return `${plural(report.alerts.length, 'alert')}: the share of limit stops rose above its usual band:`;
+  if (tested === 0) {
+    return `No limit-share check: no ${bucket} had the ${minBaselineRuns} runs in the ${window} ${bucket}s before it that a baseline needs, so none was tested.`;
+  }
+  const untested = buckets.length - tested;
+  return `No alert: the share of limit stops stayed within its usual band in each of the ${plural(tested, bucket)} tested${untested === 0 ? '' : ` (${untested} with fewer than ${minBaselineRuns} runs before ${untested === 1 ? 'it' : 'them'} not tested)`}.`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -3,8 +3,9 @@ import { niceTicks } from '../calibrate/nice-ticks.js';
 import { formatCost } from '../core/format-cost.js';
 import { STOP_EXITS, type StopExit } from '../core/policy/stop-decision.js';
 import { formatWait } from './format-wait.js';
-import type { BucketWidth, LimitShareBucket } from './limit-share-alerts.js';
+import { describeLimitShare, type BucketWidth, type LimitShareBucket } from './limit-share-alerts.js';
 import type { OutcomeReport } from './outcome-report.js';
+import type { LimitSuggestion } from '../core/suggest-limits.js';
 import type { SkippedLines } from './parse-outcome-records.js';
 
 /** The outcomes page's own rules, after the shared style: its banners, row heights and the review queue's text cells. */
@@ -96,7 +97,7 @@ ${limitsTable(report)}
 }
 
 function alertBanner(report: OutcomeReport): string {
-  if (report.alerts.length === 0) return '<p id="alerts" class="banner ok">No alert: the share of limit stops stayed within its usual band.</p>';
+  if (report.alerts.length === 0) return `<p id="alerts" class="banner ok">${escapeHtml(describeLimitShare({ ...report.limitShare, alerts: report.alerts }))}</p>`;
   const items = report.alerts
     .map(
       (alert) =>
@@ -246,11 +247,17 @@ function limitsTable(report: OutcomeReport): string {
   const rows = entries
     .map(
       ([type, suggestion]) =>
-        `<tr data-task-type="${escapeHtml(type)}"><td>${escapeHtml(type)}</td><td>${suggestion.successes}</td><td>${suggestion.limits.maxSteps ?? '–'}</td><td>${suggestion.limits.maxWallClockMs === undefined ? '–' : `${suggestion.limits.maxWallClockMs} (${formatWait(suggestion.limits.maxWallClockMs)})`}</td><td>${suggestion.limits.maxCost === undefined ? '–' : formatCost(suggestion.limits.maxCost)}</td></tr>`,
+        `<tr data-task-type="${escapeHtml(type)}"><td>${escapeHtml(type)}</td><td>${suggestion.successes}</td><td>${limitCell(suggestion, 'maxSteps', String)}</td><td>${limitCell(suggestion, 'maxWallClockMs', (ms) => `${ms} (${formatWait(ms)})`)}</td><td>${limitCell(suggestion, 'maxCost', formatCost)}</td></tr>`,
     )
     .join('');
   const how = first === undefined ? '' : `the ${formatShare(first.quantile)} nearest-rank quantile of the successful runs, times ${first.headroom}`;
-  return `<p class="note">From the successful runs only: ${how}; – when no success reported the figure.</p><table id="suggested-limits"><tr><th>task type</th><th>successes</th><th>maxSteps</th><th>maxWallClockMs</th><th>maxCost</th></tr>${rows}</table>`;
+  return `<p class="note">From the successful runs only: ${how}; each figure with the runs it rests on, none from fewer than ${first?.minRuns ?? 20}; – when too few successes reported it.</p><table id="suggested-limits"><tr><th>task type</th><th>successes</th><th>maxSteps</th><th>maxWallClockMs</th><th>maxCost</th></tr>${rows}</table>`;
+}
+
+function limitCell(suggestion: LimitSuggestion, key: keyof LimitSuggestion['basedOn'], format: (value: number) => string): string {
+  const value = suggestion.limits[key];
+  const runs = suggestion.basedOn[key];
+  return escapeHtml(value === undefined ? (runs === 0 ? '–' : `– (${runs} run${runs === 1 ? '' : 's'}: too few)`) : `${format(value)} (${runs} run${runs === 1 ? '' : 's'})`);
 }
 
 function minute(iso: string): string {

@@ -22,7 +22,7 @@ function exampleReport(source = 'examples/cases/labelled-cases.jsonl'): { html: 
     ece: expectedCalibrationError(cases),
     source,
   });
-  return { html, doneThreshold: result.policy?.doneThreshold ?? Number.NaN };
+  return { html, doneThreshold: result.thresholds?.doneThreshold ?? Number.NaN };
 }
 
 describe('renderCalibrationReport', () => {
@@ -56,7 +56,7 @@ describe('renderCalibrationReport', () => {
   it('marks a certified task type whose held-out upper bound is above the target, never a plain "yes"', () => {
     const { html } = exampleReport();
     const table = html.slice(html.indexOf('<table id="task-types">'), html.indexOf('</table>', html.indexOf('<table id="task-types">')));
-    expect(table).toContain('<tr><td>refactor</td><td>220</td><td>yes, held-out above target</td>');
+    expect(table).toContain('<tr><td>refactor</td><td>220</td><td>not confirmed</td>');
     expect(table).toContain('<tr><td>feature</td><td>220</td><td>no</td>');
   });
 

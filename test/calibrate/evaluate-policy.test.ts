@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { evaluatePolicy } from '../../src/calibrate/evaluate-policy.js';
 import type { ScoredCase } from '../../src/calibrate/labelled-case.js';
+import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
+import { SEED_STOP_POLICY, seedStopPolicy } from '../../src/core/policy/seed-stop-policy.js';
 import { createStopPolicy } from '../../src/core/stop-policy.js';
 
 const passed = { passed: true, failed: [], ran: 4 };
@@ -19,8 +21,8 @@ const cases: ScoredCase[] = [
 ];
 
 describe('evaluatePolicy', () => {
-  it('counts actions per label through the action table and derives the rates', () => {
-    const report = evaluatePolicy(cases, createStopPolicy({ doneThreshold: 0.7, midBandLow: 0.4 }));
+  it('counts what decide decides per label under the seed preset and derives the rates', () => {
+    const report = evaluatePolicy(cases, seedStopPolicy(createStopPolicy({ doneThreshold: 0.7, midBandLow: 0.4 })));
     expect(report.confusion).toEqual({
       stopDone: { done: 1, notDone: 1 },
       retry: { done: 1, notDone: 2 },
@@ -48,8 +50,29 @@ describe('evaluatePolicy', () => {
   });
 
   it('gives null rates for no cases and rejects unscored ones', () => {
-    const empty = evaluatePolicy([], createStopPolicy());
+    const empty = evaluatePolicy([], SEED_STOP_POLICY);
     expect(empty).toMatchObject({ cases: 0, falseDoneRate: null, precision: null, coverage: null });
-    expect(() => evaluatePolicy([{ label: 'done', id: 'x' } as unknown as ScoredCase], createStopPolicy())).toThrow(/case 0 \(x\)/);
+    expect(() => evaluatePolicy([{ label: 'done', id: 'x' } as unknown as ScoredCase], SEED_STOP_POLICY)).toThrow(/case 0 \(x\)/);
+  });
+
+  it('keys the counts by the reasons of any policy, a continue counting as sent back', () => {
+    const policy = parseStopPolicy({
+      version: 2,
+      rules: [
+        { id: 'red', when: { tests: 'failed' }, then: { kind: 'stop', exit: 'failed', reason: 'red_tests' } },
+        { id: 'sure', when: { any: [{ criteria: { gte: 0.9 } }, { not: { tests: 'passed' } }] }, then: { kind: 'stop', exit: 'success', reason: 'sure' } },
+        { id: 'unsure', when: { criteria: { lt: 0.25 } }, then: { kind: 'stop', exit: 'need_help', reason: 'unsure' } },
+        { id: 'wait', when: { always: true }, then: { kind: 'continue' } },
+      ],
+    });
+    const report = evaluatePolicy(cases, policy);
+    expect(report.byReason).toEqual({ sure: 3, red_tests: 2, unsure: 2, continue: 1 });
+    expect(report.confusion).toEqual({
+      // 0.95 not done, 0.9 done, and no tests ran at 0.99 (not done): a policy that stops there pays for it.
+      stopDone: { done: 1, notDone: 2 },
+      retry: { done: 1, notDone: 0 },
+      handoffHuman: { done: 1, notDone: 3 },
+    });
+    expect(report.falseDones).toBe(2);
   });
 });

@@ -4,20 +4,25 @@ import {
   calibrateThresholds,
   evaluatePolicy,
   fitPlatt,
+  policyThresholds,
   scoreCases,
-  stopOnRepeatedFailures,
   type CalibrationMap,
   type ScoreCasesOptions,
-  type ScoreFailure,
   type CalibrationResult,
   type LabelledCase,
   type ScoredCase,
 } from '../../src/calibrate/index.js';
-import type { StopPolicy } from '../../src/core/stop-policy.js';
+import { stopOnRepeatedFailures, type ScoreFailure } from '../../src/calibrate/score-cases.js';
+import type { StopPolicyDocument } from '../../src/index.js';
 
 test('the calibrate entry point types', () => {
   expectTypeOf(calibrateThresholds).parameter(0).toEqualTypeOf<readonly ScoredCase[]>();
-  expectTypeOf<CalibrationResult['policy']>().toEqualTypeOf<StopPolicy | null>();
+  // Any policy document is calibrated; the result is always a policy, and the thresholds when certified.
+  expectTypeOf(calibrateThresholds).parameter(1).exclude<undefined>().toHaveProperty('policy').toEqualTypeOf<StopPolicyDocument | undefined>();
+  expectTypeOf<CalibrationResult['policy']>().toEqualTypeOf<StopPolicyDocument>();
+  expectTypeOf<CalibrationResult['thresholds']>().toEqualTypeOf<{ readonly doneThreshold: number; readonly midBandLow: number } | null>();
+  expectTypeOf(policyThresholds).parameter(0).toEqualTypeOf<StopPolicyDocument>();
+  expectTypeOf(evaluatePolicy).parameter(1).toEqualTypeOf<StopPolicyDocument>();
   expectTypeOf<CalibrationResult['settings']['risk']>().toEqualTypeOf<'joint' | 'conditional'>();
   expectTypeOf(evaluatePolicy).returns.toHaveProperty('falseDoneRate').toEqualTypeOf<number | null>();
   expectTypeOf(fitPlatt).returns.toHaveProperty('map').toEqualTypeOf<{ readonly kind: 'platt'; readonly a: number; readonly b: number }>();

@@ -1,12 +1,23 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { LabelledCase } from '../../src/calibrate/labelled-case.js';
 import { openScoreCacheFile } from '../../src/calibrate/score-cache-file.js';
 import { scoreCases } from '../../src/calibrate/score-cases.js';
 import type { DecisionModelClient } from '../../src/decision-model/decision-model-client.js';
+
+const folders: string[] = [];
+/** A new temporary folder, removed after each test. */
+function tempFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  folders.push(folder);
+  return folder;
+}
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
 
 const root = join(import.meta.dirname, '..', '..');
 const fixture = join(root, 'test', 'fixtures', 'calibrate', 'score-until-killed.mjs');
@@ -35,7 +46,7 @@ function countingClient(): DecisionModelClient & { calls: string[] } {
 
 describe('openScoreCacheFile', () => {
   it('resumes a run killed part-way without asking again for what was answered', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'stopwise-cache-'));
+    const folder = tempFolder('stopwise-cache-');
     const casesPath = join(folder, 'cases.json');
     const cachePath = join(folder, 'nested', 'scores.jsonl');
     const cases = unscored(40);
@@ -89,7 +100,7 @@ describe('openScoreCacheFile', () => {
   });
 
   it('skips a line cut short and keeps appending on a fresh line', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'stopwise-cache-'));
+    const folder = tempFolder('stopwise-cache-');
     const cachePath = join(folder, 'scores.jsonl');
     writeFileSync(
       cachePath,

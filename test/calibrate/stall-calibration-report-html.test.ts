@@ -81,12 +81,12 @@ describe('renderStallCalibrationReport', () => {
       expect(dom.title).toBe('stopwise stall calibration: runs.jsonl');
       expect(dom.verdict).toBe('Chosen: at most 1.49% of successful runs stopped early (95% confidence), target 2%');
       expect(dom.summary).toEqual(stallCalibrationSentences(calibration, target));
-      expect(dom.options.map((row) => row[0])).toEqual(['repeatedResult', 'repeatedFailingCall', 'repeatedError', 'cycle', 'revisit', 'noProgress', 'monologue', 'repeatedCall']);
+      expect(dom.options.map((row) => row[0])).toEqual(['repeatedResult', 'repeatedFailingCall', 'repeatedError', 'cycle', 'revisit', 'repeatedPair', 'noProgress', 'monologue', 'repeatedCall']);
       const off = Object.entries(calibration.options).filter(([, value]) => value === false).length;
       expect(dom.offRows).toBe(off);
       expect(dom.figures).toEqual([
         ['wasted runs stopped', '45 of 60', '75%'],
-        ['wasted steps saved', '555 of 1155', '48.05%'],
+        ['wasted steps saved', '570 of 1155', '49.35%'],
         ['successful runs stopped early', '0 of 200', '0%'],
         ['upper bound (95%)', '', '1.49%'],
       ]);
@@ -102,7 +102,7 @@ describe('renderStallCalibrationReport', () => {
       expect(bound?.value).toBe('1.49%');
       expect(170 + (bound?.width ?? Infinity)).toBeLessThan(dom.charts.alarms.targetX ?? 0);
       const [stopped, saved] = dom.charts.caught.bars;
-      expect((saved?.width ?? 0) / (stopped?.width ?? 1)).toBeCloseTo(0.4805 / 0.75, 2);
+      expect((saved?.width ?? 0) / (stopped?.width ?? 1)).toBeCloseTo(0.4935 / 0.75, 2);
       expect(dom.charts.patterns.bars).toHaveLength(2 * calibration.figures.patterns.length);
 
     });

@@ -44,7 +44,7 @@ describe('stopwise calibrate', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toMatch(/\nexamples\/cases\/labelled-cases\.jsonl: 660 cases/);
-    expect(stdout).toMatch(/verdict: CERTIFIED {2}doneThreshold 0\.\d+ {2}midBandLow 0\.\d+/);
+    expect(stdout).toMatch(/verdict: NOT CONFIRMED {2}doneThreshold 0\.\d+ {2}midBandLow 0\.\d+ \(certified on the calibration cases; the held-out upper bound [\d.]+% is above the 5% target\)/);
     expect(stdout).toContain('guarantee: With probability at least 90%');
     expect(stdout).toMatch(/false dones +\d+ \(/);
     expect(stdout).toMatch(/held-out upper \(90%\)/);
@@ -84,10 +84,12 @@ describe('stopwise calibrate', () => {
     ]);
   });
 
-  it('never shows a plain "yes" for a task type whose held-out upper bound is above the target', () => {
+  it('gives one verdict: a threshold the held-out cases do not confirm is never called certified, overall or per task type', () => {
     const { stdout } = run(['calibrate', examples]);
-    expect(stdout).toMatch(/\nrefactor +220 +yes, held-out above target +0\.7 +0\.48 +5\/66 \(upper 13\.6%\)\n/);
-    expect(stdout).toContain('refactor: certified on its calibration cases, but its held-out upper bound 13.6% is above the 5% target');
+    expect(stdout.split('\n')[2]).toMatch(/^The 198 held-out cases do not confirm it: /);
+    expect(stdout).not.toMatch(/verdict: CERTIFIED/);
+    expect(stdout).toMatch(/\nrefactor +220 +not confirmed +0\.7 +0\.48 +5\/66 \(upper 13\.6%\)\n/);
+    expect(stdout).toContain('refactor: not confirmed: certified on its calibration cases, but its held-out upper bound 13.6% is above the 5% target');
     for (const row of stdout.split('per task type:')[1]?.split('\n') ?? []) {
       const upper = /upper ([\d.]+)%/.exec(row);
       if (upper !== null && Number(upper[1]) > 5) expect(row, row).not.toMatch(/ yes +\d/);
@@ -170,10 +172,17 @@ describe('stopwise calibrate', () => {
     // The recommendation says the same count.
     expect(few.stdout).toContain('About 65 labelled cases in all (45 calibration cases) would be needed');
 
-    const certified = run(['calibrate', examples, '--html', join(folder, 'examples.html')]);
+    const unconfirmed = run(['calibrate', examples, '--html', join(folder, 'examples.html')]);
+    const seen = /^verdict: NOT CONFIRMED {2}doneThreshold (0\.\d+) {2}midBandLow (0\.\d+) \(certified on the calibration cases; (the held-out upper bound [\d.]+% is above the 5% target)\)/m.exec(unconfirmed.stdout);
+    expect(seen).not.toBeNull();
+    expect(verdictOf(readFileSync(join(folder, 'examples.html'), 'utf8'))).toBe(
+      `Not confirmed: doneThreshold <b>${seen?.[1]}</b>, midBandLow <b>${seen?.[2]}</b>, certified on the calibration cases; ${seen?.[3]}`,
+    );
+
+    const certified = run(['calibrate', examples, '--holdout', '0', '--html', join(folder, 'all.html')]);
     const chosen = /^verdict: CERTIFIED {2}doneThreshold (0\.\d+) {2}midBandLow (0\.\d+)/m.exec(certified.stdout);
     expect(chosen).not.toBeNull();
-    expect(verdictOf(readFileSync(join(folder, 'examples.html'), 'utf8'))).toBe(`Certified: doneThreshold <b>${chosen?.[1]}</b>, midBandLow <b>${chosen?.[2]}</b>`);
+    expect(verdictOf(readFileSync(join(folder, 'all.html'), 'utf8'))).toBe(`Certified: doneThreshold <b>${chosen?.[1]}</b>, midBandLow <b>${chosen?.[2]}</b>`);
   });
 
   it('warns when every case has the same label', () => {
@@ -213,9 +222,9 @@ describe('stopwise calibrate', () => {
     expect(run(['calibrate', examples, '--cache', 'x.jsonl']).stderr).toContain('--cache only applies with --live');
     const live = run(['calibrate', examples, '--live']);
     expect(live.code).toBe(2);
-    expect(live.stderr).toContain('--live needs --client system-one|openai-compatible');
+    expect(live.stderr).toContain('--live needs --client system-one|openai-compatible|ai-sdk\n');
     expect(run(['calibrate', examples, '--live', '--client', 'gpt']).stderr).toContain(
-      '--client must be system-one or openai-compatible, got "gpt"',
+      '--client must be system-one or openai-compatible or ai-sdk, got "gpt"',
     );
     expect(run(['calibrate', examples, '--live', '--client', 'system-one', '--concurrency', '0']).stderr).toContain(
       '--concurrency must be an integer from 1 to 256, got "0"',

@@ -1,6 +1,6 @@
 // `stopwise calibrate --live` through the built CLI as a child process, against
 // loopback decision-model servers on 127.0.0.1 (ephemeral ports).
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,17 @@ import {
   type SeenRequest,
 } from '../decision-model/loopback-server.js';
 import { runCli, startCli, type CliRun } from './run-cli.js';
+
+const folders: string[] = [];
+/** A new temporary folder, removed after each test. */
+function tempFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  folders.push(folder);
+  return folder;
+}
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
 
 const root = join(import.meta.dirname, '..', '..');
 const EXAMPLE = join(root, 'examples', 'cases', 'unscored-cases.jsonl');
@@ -46,7 +57,7 @@ function readCases(path: string): LabelledCase[] {
 
 /** A folder holding `cases.jsonl`: the CLI runs there, so the default cache lands there too. */
 function folderWith(cases: readonly LabelledCase[] | string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'stopwise-live-'));
+  const folder = tempFolder('stopwise-live-');
   if (typeof cases === 'string') copyFileSync(cases, join(folder, 'cases.jsonl'));
   else writeFileSync(join(folder, 'cases.jsonl'), cases.map((labelled) => JSON.stringify(labelled)).join('\n') + '\n');
   return folder;

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeOutcomes } from '../../src/core/summarize-outcomes.js';
 import { parseOutcomeRecords } from '../../src/report/parse-outcome-records.js';
 import { outcomesFileText, simulateOutcomeRecords } from '../../bench/simulated-outcomes.js';
@@ -17,6 +17,7 @@ beforeAll(() => {
   text = outcomesFileText(simulateOutcomeRecords({ seed: 7, runs: 3000, days: 30, rise: { taskType: 'bugfix', fromDay: 20, toDay: 22, limitShare: 0.35 } }));
   writeFileSync(file, text);
 });
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('stopwise report', () => {
   it('prints plain sentences first, then the alert, the tables and the review queue', async () => {
@@ -33,7 +34,24 @@ describe('stopwise report', () => {
     expect(stdout).toMatch(/\nhow runs ended:\ntask type +runs +success +limit +gave_up +need_help +failed\nbugfix +\d+ +\d+ \(/);
     expect(stdout).toMatch(/\ntime people took to answer:\ntask type +questions +answered +timed out +nobody to ask +median +p90 +longest +total waiting\n/);
     expect(stdout).toMatch(/\nreview queue \(newest 10 of \d+; --json or --html lists more\):\nended \(UTC\) +task type +exit/);
-    expect(stdout).toMatch(/\nsuggested limits \(the 95% quantile of the successful runs, times 1\.25\):\ntask type +successes +maxSteps +maxWallClockMs +maxCost\n/);
+    expect(stdout).toMatch(
+      /\nsuggested limits \(the 95% quantile of the successful runs, times 1\.25; each from the runs in brackets, none from fewer than 20\):\ntask type +successes +maxSteps +maxWallClockMs +maxCost\nbugfix +\d+ +\d+ \(\d+ runs\) +\d+ \(\d+ runs\)/,
+    );
+  });
+
+  it('says too few runs to check instead of claiming no alert, and suggests no limit from too few successes', async () => {
+    const few = join(folder, 'few.jsonl');
+    writeFileSync(few, outcomesFileText(simulateOutcomeRecords({ seed: 3, runs: 3, days: 1 })));
+    const { code, stdout } = await runCli(['report', few], { cwd: folder });
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[1]).toMatch(/^No limit-share check: no hour had the 20 runs in the 7 hours before it that a baseline needs, so none was tested\.$/);
+    expect(stdout).not.toMatch(/No alert/);
+    const limits = stdout.slice(stdout.indexOf('suggested limits'));
+    expect(limits).not.toMatch(/\d \(\d+ runs?\)/);
+    expect(limits).toMatch(/- \(\d runs?: too few\)/);
+    const json = JSON.parse((await runCli(['report', few, '--json'], { cwd: folder })).stdout) as { suggestedLimits: Record<string, { limits: object; minRuns: number }> };
+    for (const suggestion of Object.values(json.suggestedLimits)) expect(suggestion).toMatchObject({ limits: {}, minRuns: 20 });
   });
 
   it('prints byTaskType (summarizeOutcomes), alerts and the whole review queue as JSON, and writes the page', async () => {

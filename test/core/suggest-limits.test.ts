@@ -28,10 +28,23 @@ describe('suggestLimits', () => {
   });
 
   it('leaves out a figure with no basis instead of suggesting 0', () => {
-    const suggestion = suggestLimits([run('success', 3), run('success', 4, 2_000), run('gave_up', 9, 1, 1, 'ops')]);
+    const suggestion = suggestLimits([run('success', 3), run('success', 4, 2_000), run('gave_up', 9, 1, 1, 'ops')], { minRuns: 1 });
     expect(suggestion.research).toMatchObject({ limits: { maxSteps: 5, maxWallClockMs: 2_500 }, basedOn: { maxSteps: 2, maxWallClockMs: 1, maxCost: 0 } });
     expect(suggestion.research!.limits).not.toHaveProperty('maxCost');
-    expect(suggestion.ops).toEqual({ limits: {}, basedOn: { maxSteps: 0, maxWallClockMs: 0, maxCost: 0 }, successes: 0, quantile: 0.95, headroom: 1.25 });
+    expect(suggestion.ops).toEqual({ limits: {}, basedOn: { maxSteps: 0, maxWallClockMs: 0, maxCost: 0 }, successes: 0, quantile: 0.95, headroom: 1.25, minRuns: 1 });
+  });
+
+  it('suggests nothing from fewer successes than the quantile needs, and says how many there were', () => {
+    const one = suggestLimits([run('success', 4, 5)]).research!;
+    expect(one).toEqual({ limits: {}, basedOn: { maxSteps: 1, maxWallClockMs: 1, maxCost: 0 }, successes: 1, quantile: 0.95, headroom: 1.25, minRuns: 20 });
+    const nineteen = Array.from({ length: 19 }, (_, index) => run('success', index + 1));
+    expect(suggestLimits(nineteen).research!.limits).toEqual({});
+    expect(suggestLimits([...nineteen, run('success', 20)]).research!.limits.maxSteps).toBe(Math.ceil(19 * 1.25));
+    // The fewest runs follow the quantile: 10 at 0.9, 1 at 1.
+    expect(suggestLimits(nineteen.slice(0, 10), { quantile: 0.9 }).research!.minRuns).toBe(10);
+    expect(suggestLimits(nineteen.slice(0, 10), { quantile: 0.9 }).research!.limits.maxSteps).toBe(Math.ceil(9 * 1.25));
+    expect(suggestLimits([run('success', 4)], { quantile: 1 }).research!.limits.maxSteps).toBe(5);
+    expect(() => suggestLimits([], { minRuns: 0 })).toThrow(/minRuns/);
   });
 
   it('rejects a bad quantile, headroom or usage', () => {
@@ -54,7 +67,7 @@ describe('suggestLimits', () => {
         fc.double({ min: 0.01, max: 1, noNaN: true }),
         fc.double({ min: 1, max: 3, noNaN: true }),
         (steps, quantile, headroom) => {
-          const limits = suggestLimits(steps.map((s) => run('success', s)), { quantile, headroom }).research!.limits;
+          const limits = suggestLimits(steps.map((s) => run('success', s)), { quantile, headroom, minRuns: 1 }).research!.limits;
           const covered = steps.filter((s) => s <= limits.maxSteps!).length;
           expect(covered / steps.length).toBeGreaterThanOrEqual(quantile - 1e-9);
         },

@@ -30,5 +30,8 @@ describe('EvidenceError', () => {
     expect(isEvidenceError({ [Symbol.for('stopwise.EvidenceError')]: true })).toBe(true);
     expect(isEvidenceError(new Error('x'))).toBe(false);
     expect(isEvidenceError(null)).toBe(false);
+    // The public check is the class's own.
+    expect(EvidenceError.isInstance({ [Symbol.for('stopwise.EvidenceError')]: true })).toBe(true);
+    expect(EvidenceError.isInstance(new TypeError('x'))).toBe(false);
   });
 });

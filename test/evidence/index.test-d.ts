@@ -1,6 +1,8 @@
 import { expectTypeOf, test } from 'vitest';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
-import type { ReportEvidence, RunTestsOptions, TestReportOptions, TestRunResult } from '../../src/evidence/index.js';
+import type { RunTestsOptions, TestRunResult } from '../../src/evidence/index.js';
+import type { ReportEvidence } from '../../src/evidence/report-evidence.js';
+import type { TestReportOptions } from '../../src/evidence/run-tests.js';
 import { readJUnitXml, readJestJson, readTap, readVitestJson, runTests } from '../../src/evidence/index.js';
 
 test('the shapes the stop hook relies on', () => {

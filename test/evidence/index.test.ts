@@ -6,14 +6,11 @@ describe('stopwise/evidence', () => {
     expect(Object.keys(evidence).sort()).toEqual(
       [
         'EvidenceError',
-        'MAX_FAILURE_MESSAGE_LENGTH',
-        'MAX_FINGERPRINT_FILES',
         'checkCommand',
         'checkFilesExist',
         'checkGitClean',
         'evidenceFromChecks',
         'fingerprintWorkingTree',
-        'isEvidenceError',
         'isEvidenceFresh',
         'mergeEvidence',
         'readJUnitXml',

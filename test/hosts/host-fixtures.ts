@@ -21,7 +21,19 @@ export interface HostContract {
   readonly unreadable: readonly { readonly payload: Record<string, unknown>; readonly message: string }[];
   readonly stopSchema: string;
   readonly stopAnswers: Readonly<Record<'block' | 'blockWithWarning' | 'handoff' | 'allow' | 'allowWithWarning', OutputTemplate>>;
-  readonly toolAnswers: Readonly<Record<string, { readonly phase: 'pre' | 'post'; readonly schema: string | null; readonly why?: string; readonly answer: OutputTemplate }>>;
+  readonly toolAnswers: Readonly<
+    Record<
+      string,
+      {
+        readonly phase: 'pre' | 'post';
+        readonly schema: string | null;
+        readonly why?: string;
+        readonly answer: OutputTemplate;
+        /** On a host with loop detection of its own: the refusal that hands the run to a person at once, `{message}` for the person. */
+        readonly handOff?: OutputTemplate;
+      }
+    >
+  >;
   readonly session: { readonly pre: string; readonly post: string; readonly stop: string };
   readonly blockCaps: readonly { readonly env: Readonly<Record<string, string>>; readonly settings?: unknown; readonly cap: BlockCap | null }[];
   readonly settings: {

@@ -103,6 +103,80 @@ describe('runHook', () => {
   });
 });
 
+describe('runHook: the policy reads the turn\'s tool steps', () => {
+  const post = (dir: string, output = 'Error: boom', exitCode = 1) =>
+    JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: output, exit_code: exitCode } });
+  const rules = (stall: Record<string, unknown>) => ({
+    version: 2,
+    rules: [
+      { id: 'looping', when: { stall }, then: { kind: 'stop', exit: 'need_help', reason: 'stalled' } },
+      { id: 'red', when: { tests: 'failed' }, then: { kind: 'retry', reason: 'tests_failed' } },
+      { id: 'green', when: { always: true }, then: { kind: 'stop', exit: 'success', reason: 'done' } },
+    ],
+  });
+  const state = (dir: string) => parseSessionState(JSON.parse(readFileSync(sessionStatePath(join(dir, '.stopwise/state'), 'claude-code', 's'), 'utf8')));
+
+  it('keeps the tool steps since the last stop for a step-history stall rule, which then hands the stalled turn to a person instead of blocking', async () => {
+    const dir = project({ tests: { command: 'unused' }, toolGuard: { enabled: false }, policy: rules({ detector: 'step_history' }) });
+    for (let n = 0; n < 3; n++) expect(await runHook('claude-code', post(dir), { env: {} })).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(state(dir)?.steps).toHaveLength(3);
+    const answered = await runHook('claude-code', stop({ cwd: dir }), { env: {}, testRunner: RED });
+    expect(JSON.parse(answered.stdout).systemMessage).toMatch(/failed the same way each time/);
+    expect(state(dir)).toMatchObject({ steps: [], stop: null, lastStop: { kind: 'handoff' } });
+    // Two failures are no stall: the red tests block as usual.
+    for (let n = 0; n < 2; n++) await runHook('claude-code', post(dir), { env: {} });
+    expect(JSON.parse((await runHook('claude-code', stop({ cwd: dir }), { env: {}, testRunner: RED })).stdout)).toMatchObject({ decision: 'block' });
+  });
+
+  it('runs a learned stall score from a policy file over the same steps', async () => {
+    const dir = project({ tests: { command: 'unused' }, toolGuard: { enabled: false }, policy: 'stall-policy.json' });
+    const weights = { errorRate: 8, repeatedOutputs: 0, repeatedActions: 0, nearDuplicateOutputs: 0, sinceNewFile: 0, revisitedSteps: 0, sinceNewStep: 0, ruleFinding: 0 };
+    writeFileSync(join(dir, 'stall-policy.json'), JSON.stringify(rules({ detector: 'score', model: { version: 1, window: 4, bias: -6, weights, threshold: 0.8 } })));
+    // One failure in a window of one: errorRate 1, the score 0.88.
+    await runHook('claude-code', post(dir), { env: {} });
+    const answered = await runHook('claude-code', stop({ cwd: dir }), { env: {}, testRunner: RED });
+    expect(JSON.parse(answered.stdout).systemMessage).toMatch(/learned stall score 0\.88, at or above 0\.80: mostly failures/);
+  });
+
+  it('keeps no steps when the policy has no stall condition over steps', async () => {
+    const dir = project();
+    await runHook('claude-code', post(dir), { env: {} });
+    expect(state(dir)?.steps).toBeUndefined();
+  });
+});
+
+describe('runHook on a host that stops an identical call itself (Gemini CLI)', () => {
+  const event = (dir: string, name: 'BeforeTool' | 'AfterTool') =>
+    JSON.stringify({
+      session_id: 's',
+      cwd: dir,
+      hook_event_name: name,
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'npm test', description: 'Run the tests' },
+      ...(name === 'AfterTool' ? { tool_response: { llmContent: 'Output: not ok 2 - auth\nExit Code: 1' } } : {}),
+    });
+
+  it('hands the run to a person with the refusal at the 4th call, before the host stops the 5th, records it, and does not hand off again at a stop', async () => {
+    const dir = project({ tests: { command: 'unused' }, outcomesFile: 'outcomes.jsonl' });
+    for (let n = 1; n <= 3; n++) {
+      expect((await runHook('gemini', event(dir, 'BeforeTool'), { env: {} })).stdout).toBe('');
+      const after = await runHook('gemini', event(dir, 'AfterTool'), { env: {} });
+      expect(after.stdout === '' ? 'none' : 'nudge').toBe(n === 3 ? 'nudge' : 'none');
+    }
+    const refused = JSON.parse((await runHook('gemini', event(dir, 'BeforeTool'), { env: {} })).stdout) as Record<string, string>;
+    expect(refused.decision).toBe('deny');
+    expect(refused.reason).toMatch(/refused once so far\..*A person has been asked to look/);
+    expect(refused.systemMessage).toMatch(/^stopwise: the agent needs a person\. The agent keeps repeating `run_shell_command` `npm test`/);
+    const records = () => readFileSync(join(dir, 'outcomes.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { outcome: { exit: string; question: string } });
+    expect(records()).toHaveLength(1);
+    expect(records()[0]?.outcome).toMatchObject({ exit: 'need_help', question: refused.systemMessage });
+    // The model obeys and ends its turn: the run ends, the hand-off is not made twice.
+    const stopped = await runHook('gemini', JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'AfterAgent', prompt: 'fix it', prompt_response: 'I need help.', stop_hook_active: false }), { env: {}, testRunner: UNTESTED });
+    expect(stopped).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(records()).toHaveLength(1);
+  });
+});
+
 describe('output', () => {
   it("prints the answer's JSON on one line, and the lines for the person before the host's own stderr, each ending once", () => {
     expect(output({ exitCode: 0, stdout: { decision: 'block', reason: 'a\nb' }, stderr: 'host line\n' }, ['warning  ', 'second'])).toEqual({

@@ -3,10 +3,14 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HOOK_STOP_POLICY } from '../../src/core/policy/hook-stop-policy.js';
+import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
 import { initialStopState } from '../../src/core/policy/stop-state.js';
 import { acquireFileLock } from '../../src/hosts/file-lock.js';
 import {
+  appendTurnStep,
   ensureStateDir,
+  MAX_STEP_CHARS,
+  MAX_TURN_STEPS,
   newSessionState,
   parseSessionState,
   SessionBusyError,
@@ -70,9 +74,29 @@ describe('parseSessionState', () => {
       { ...good, stop: { version: 9 } },
       { ...good, lastEvidence: { passed: 'no', failed: [], ran: 1 } },
       { ...good, lastEvidence: { passed: true, failed: [], ran: 1.5 } },
+      { ...good, steps: [{ tool: 'bash', exit_code: 1 }] },
+      { ...good, steps: Array.from({ length: MAX_TURN_STEPS + 1 }, () => ({ tool: 'bash' })) },
     ]) {
       expect(parseSessionState(bad), JSON.stringify(bad)).toBeUndefined();
     }
+  });
+});
+
+describe('appendTurnStep', () => {
+  it('keeps the newest steps, each output cut to its end and a large input kept as its digest, and reads back as session state', () => {
+    let steps = appendTurnStep(undefined, { phase: 'post', tool: 'Bash', input: { command: 'npm test' }, output: 'ok', exitCode: 0 });
+    expect(steps).toEqual([{ tool: 'Bash', input: { command: 'npm test' }, output: 'ok', exitCode: 0 }]);
+    const long = `${'x'.repeat(10_000)}\nError: the end`;
+    const big = { content: 'y'.repeat(10_000) };
+    for (let n = 0; n < MAX_TURN_STEPS + 5; n++) steps = appendTurnStep(steps, { phase: 'post', tool: 'Write', input: big, output: long, error: true });
+    expect(steps).toHaveLength(MAX_TURN_STEPS);
+    const last = steps.at(-1);
+    expect(last?.output).toHaveLength(MAX_STEP_CHARS);
+    expect(last?.output?.endsWith('Error: the end')).toBe(true);
+    expect(last?.input).toEqual({ digest: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(steps.at(-2)?.input).toEqual(last?.input);
+    const state = { ...newSessionState(NOW), steps };
+    expect(parseSessionState(JSON.parse(JSON.stringify(state)))).toEqual(state);
   });
 });
 
@@ -107,6 +131,35 @@ describe('withSessionState', () => {
       expect(run.warnings).toEqual([`stopwise: the state file ${path} was not valid session state; it was reset and this session's counts start again.`]);
       expect(parseSessionState(JSON.parse(readFileSync(path, 'utf8')))).toBeDefined();
     }
+  });
+
+  it("resets alone a tool guard state an earlier version wrote (or one not valid), with a warning, and keeps the stop state", async () => {
+    const dir = stateDir();
+    const path = sessionStatePath(dir, 'claude-code', 's');
+    const stop = { ...initialStopState(HOOK_STOP_POLICY), step: 2, retries: 1 };
+    const current = tools();
+    // The stall counts of the earlier version had no pair window and no index of the last new step.
+    const { pairs: _pairs, lastNew: _lastNew, ...olderStall } = current.stall;
+    writeFileSync(path, JSON.stringify({ ...newSessionState(NOW), stop, tools: { ...current, stall: { ...olderStall, version: 1 } } }));
+    const run = await withSessionState(path, { now, lockTimeoutMs: 1_000 }, async (state) => ({ state, result: state }));
+    expect(run.result).toMatchObject({ stop, tools: null });
+    expect(run.warnings).toEqual([
+      `stopwise: the tool guard's state in ${path} was written by an earlier version of stopwise or is not valid; it was reset and the guard's counts start again.`,
+    ]);
+  });
+
+  it('resets alone a stop state this version cannot read (an earlier version of its stall counts), saying why, and keeps the rest', async () => {
+    const dir = stateDir();
+    const path = sessionStatePath(dir, 'claude-code', 's');
+    const policy = parseStopPolicy({ version: 2, rules: [{ id: 'looping', when: { stall: { detector: 'step_history' } }, then: { kind: 'stop', exit: 'need_help', reason: 'looping' } }] });
+    const stop = initialStopState(policy);
+    const stall = { ...(stop.stall?.[0] as object), version: 1 };
+    const evidence = { passed: false, failed: ['a'], ran: 1 };
+    writeFileSync(path, JSON.stringify({ ...newSessionState(NOW), stop: { ...stop, stall: [stall] }, lastEvidence: evidence, tools: tools() }));
+    const run = await withSessionState(path, { now, lockTimeoutMs: 1_000 }, async (state) => ({ state, result: state }));
+    expect(run.result).toMatchObject({ stop: null, lastEvidence: evidence, tools: tools() });
+    expect(run.warnings).toHaveLength(1);
+    expect(run.warnings[0]).toMatch(/^stopwise: the stop state in .* could not be read \(state\.stall\[0\] is a stall detector state of version 1, saved by an earlier stopwise; .*\); it was reset and this span's blocks count from zero\.$/);
   });
 
   it('keeps every update of concurrent work on one session, stop and tool parts alike, under its one lock', async () => {

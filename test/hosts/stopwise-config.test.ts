@@ -352,10 +352,25 @@ describe('loadToolGuardConfig', () => {
     return dir;
   };
 
-  it('reads toolGuard and stateDir of any configuration, whatever else it holds', async () => {
+  it('reads toolGuard, stateDir, outcomesFile and taskType of any configuration, whatever else it holds', async () => {
     const dir = projectWith(JSON.stringify({ tests: { command: '' }, decisionModel: { client: 'system-one' }, policy: 'missing.json', stateDir: 'var/state', toolGuard: { enabled: false } }));
-    expect(await loadToolGuardConfig([join(dir, 'sub')])).toEqual({ ok: true, toolGuard: { ...DEFAULT_TOOL_GUARD_OPTIONS, enabled: false }, stateDir: 'var/state', projectDir: dir });
+    expect(await loadToolGuardConfig([join(dir, 'sub')])).toEqual({ ok: true, toolGuard: { ...DEFAULT_TOOL_GUARD_OPTIONS, enabled: false }, stateDir: 'var/state', projectDir: dir, recordSteps: false });
     expect(await loadToolGuardConfig([projectWith('{"tests":{"command":"npm test"}}')])).toMatchObject({ ok: true, toolGuard: DEFAULT_TOOL_GUARD_OPTIONS, stateDir: '.stopwise/state' });
+    const outcomes = projectWith(JSON.stringify({ outcomesFile: 'runs/outcomes.jsonl', taskType: 'bugfix' }));
+    expect(await loadToolGuardConfig([outcomes])).toMatchObject({ ok: true, outcomesFile: 'runs/outcomes.jsonl', taskType: 'bugfix' });
+  });
+
+  it('says whether the policy, inline or in its file, has a stall condition over tool steps, without validating it', async () => {
+    const rule = (stall: unknown) => ({ version: 2, rules: [{ id: 'a', when: { any: [{ tests: 'failed' }, { not: { stall } }] }, then: { kind: 'stop', exit: 'need_help', reason: 'a' } }] });
+    const inline = projectWith(JSON.stringify({ policy: rule({ detector: 'step_history' }) }));
+    expect(await loadToolGuardConfig([inline])).toMatchObject({ ok: true, recordSteps: true });
+    const fingerprints = projectWith(JSON.stringify({ policy: rule({ detector: 'identical_fingerprints', rounds: 3 }) }));
+    expect(await loadToolGuardConfig([fingerprints])).toMatchObject({ ok: true, recordSteps: false });
+    const file = projectWith(JSON.stringify({ policy: 'stall.json' }));
+    writeFileSync(join(file, 'stall.json'), JSON.stringify(rule({ detector: 'score', model: {} })));
+    expect(await loadToolGuardConfig([file])).toMatchObject({ ok: true, recordSteps: true });
+    const numbers = projectWith(JSON.stringify({ policy: { maxSteps: 10 } }));
+    expect(await loadToolGuardConfig([numbers])).toMatchObject({ ok: true, recordSteps: false });
   });
 
   it('refuses its own part when it is wrong, naming the file, and says when there is no configuration', async () => {

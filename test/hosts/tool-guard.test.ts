@@ -4,10 +4,13 @@ import {
   callLabel,
   DEFAULT_TOOL_GUARD_OPTIONS,
   describeHandOff,
+  fitToolGuardToHost,
   guardToolEvent,
   initialToolGuardState,
   isToolGuardState,
   resolveToolGuardOptions,
+  startToolGuardTurn,
+  type ToolGuardLadder,
   type ToolGuardOptions,
   type ToolGuardState,
 } from '../../src/hosts/tool-guard.js';
@@ -42,11 +45,11 @@ function session(guard: ToolGuardOptions, calls: number, result: (call: number) 
 }
 
 describe('guardToolEvent', () => {
-  it('climbs the default ladder on the same failing call: the nudge answers the call that completes the finding, the next repeat is refused, then a hand-off waits', () => {
+  it('climbs the default ladder on the same failure: the nudge answers its third run (OpenHands nudges after the third identical failing call, Goose stops the same error at three), the next repeat is refused, then a hand-off waits', () => {
     const { seen, state, messages } = session(DEFAULT_TOOL_GUARD_OPTIONS, 6, failing);
     expect(seen.join(' ')).toBe('pre:none post:none pre:none post:none pre:none post:context pre:deny pre:deny pre:deny');
     expect(messages[0]).toBe(
-      'stopwise: `Bash` failed 3 times in a row with the same input; change the input or try another way. (`Bash` `npm test`, 3 times since step 1.) If you run it again unchanged it will be refused: read the error, change the command or fix what it runs, or try another way.',
+      'stopwise: The last 3 steps called `Bash` with the same input and it failed the same way each time; read the error and change the approach. (`Bash` `npm test`, 3 times since step 1.) If you run it again unchanged it will be refused: read the error, change the command or fix what it runs, or try another way.',
     );
     expect(messages[1]).toMatch(/^stopwise refused this call \(`Bash` `npm test`\): it repeats\. .* refused once so far\. Its error: Error: boom\. Instead: read the error/);
     expect(messages[2]).toMatch(/refused 2 times so far\. Its error: Error: boom\. A person has been asked to look: stop here, end your turn and say what you need\.$/);
@@ -62,13 +65,74 @@ describe('guardToolEvent', () => {
     expect(state.totals).toMatchObject({ nudges: 2, refusals: 3, handOffs: 0 });
   });
 
-  it('refuses without a nudge, before the call that would complete the finding, when the ladder has none; hands off at the first refusal when it allows none', () => {
-    const quiet = session(resolveToolGuardOptions({ ladder: { nudges: 0 } }), 4, failing);
-    expect(quiet.seen.join(' ')).toBe('pre:none post:none pre:none post:none pre:deny pre:deny');
+  it('refuses at the call after the finding when the ladder has no nudges, never before it; hands off at the first refusal when it allows none', () => {
+    const quiet = session(resolveToolGuardOptions({ ladder: { nudges: 0 } }), 5, failing);
+    expect(quiet.seen.join(' ')).toBe('pre:none post:none pre:none post:none pre:none post:none pre:deny pre:deny');
     const direct = session(resolveToolGuardOptions({ ladder: { refusals: 0 } }), 4, failing);
     expect(direct.seen.join(' ')).toBe('pre:none post:none pre:none post:none pre:none post:context pre:deny');
     expect(direct.messages[1]).toMatch(/A person has been asked to look/);
     expect(direct.state.handOff).not.toBeNull();
+  });
+
+  it('never acts on a prediction: two failures and then a success stay silent, even with no nudges (a third call may succeed)', () => {
+    const results = [post('npm test', 'Error: timeout in test a'), post('npm test', 'Error: timeout in test a'), post('npm test', '12 passed', 0)];
+    for (const guard of [DEFAULT_TOOL_GUARD_OPTIONS, resolveToolGuardOptions({ ladder: { nudges: 0 } })]) {
+      const { seen } = session(guard, 3, (n) => results[n - 1] as ToolEvent);
+      expect(seen.every((answer) => answer.endsWith(':none')), seen.join(' ')).toBe(true);
+    }
+  });
+
+  it("never refuses another call for one call's stall: the same error from one tool does not refuse another tool (Goose), nor another input", () => {
+    const guard = DEFAULT_TOOL_GUARD_OPTIONS;
+    let state = initialToolGuardState(guard.stall);
+    const fail = (tool: string): ToolEvent => ({ phase: 'post', tool, input: {}, output: 'Error: same error', error: true });
+    for (let n = 0; n < 3; n++) state = guardToolEvent(state, fail('tool_a'), guard, NOW).state;
+    expect(guardToolEvent(state, { phase: 'pre', tool: 'tool_a', input: {} }, guard, NOW).answer.kind).toBe('deny');
+    expect(guardToolEvent(state, { phase: 'pre', tool: 'tool_b', input: {} }, guard, NOW).answer.kind).toBe('none');
+    state = guardToolEvent(state, { phase: 'post', tool: 'tool_b', input: {}, output: 'ok' }, guard, NOW).state;
+    state = guardToolEvent(state, fail('tool_a'), guard, NOW).state;
+    expect(guardToolEvent(state, { phase: 'pre', tool: 'tool_b', input: {} }, guard, NOW).answer.kind).toBe('none');
+    expect(guardToolEvent(state, pre('npm test'), guard, NOW).answer.kind).toBe('none');
+  });
+
+  it('lets a browser scroll repeat whatever it returns (Roo Code), and polls a background shell up to twelve times (OpenClaw)', () => {
+    const guard = DEFAULT_TOOL_GUARD_OPTIONS;
+    let state = initialToolGuardState(guard.stall);
+    const scroll: ToolEvent = { phase: 'post', tool: 'browser_action', input: { action: 'scroll_down' }, output: 'screenshot' };
+    for (let n = 0; n < 20; n++) {
+      expect(guardToolEvent(state, { ...scroll, phase: 'pre' }, guard, NOW).answer.kind).toBe('none');
+      const after = guardToolEvent(state, scroll, guard, NOW);
+      expect(after.answer.kind).toBe('none');
+      state = after.state;
+    }
+    const poll: ToolEvent = { phase: 'post', tool: 'BashOutput', input: { bash_id: '1' }, output: 'still running' };
+    const answers: string[] = [];
+    for (let n = 0; n < 12; n++) {
+      const after = guardToolEvent(state, poll, guard, NOW);
+      answers.push(after.answer.kind);
+      state = after.state;
+    }
+    expect(answers.slice(0, 11).every((kind) => kind === 'none')).toBe(true);
+    expect(answers[11]).toBe('context');
+  });
+
+  it('starts afresh at a new user turn (OpenHands reads the history after the last user message), keeping the totals and a pending hand-off', () => {
+    const { state } = session(DEFAULT_TOOL_GUARD_OPTIONS, 4, failing);
+    expect(guardToolEvent(state, pre('npm test'), DEFAULT_TOOL_GUARD_OPTIONS, NOW).answer.kind).toBe('deny');
+    const turn = startToolGuardTurn(state, DEFAULT_TOOL_GUARD_OPTIONS);
+    expect(turn.totals).toEqual(state.totals);
+    expect(turn.handOff).toEqual(state.handOff);
+    expect(turn).toMatchObject({ calls: [], ladder: null, stall: initialToolGuardState(DEFAULT_TOOL_GUARD_OPTIONS.stall).stall });
+    expect(guardToolEvent(turn, pre('npm test'), DEFAULT_TOOL_GUARD_OPTIONS, NOW).answer.kind).toBe('none');
+  });
+
+  it('ignores progress notes in a call (Cline drops task_progress): the same call with a new note is the same call', () => {
+    const guard = DEFAULT_TOOL_GUARD_OPTIONS;
+    let state = initialToolGuardState(guard.stall);
+    for (let n = 0; n < 3; n++) {
+      state = guardToolEvent(state, { phase: 'post', tool: 'execute_command', input: { command: 'make', task_progress: `- [x] step ${n}` }, output: 'Error: x', exitCode: 2 }, guard, NOW).state;
+    }
+    expect(guardToolEvent(state, { phase: 'pre', tool: 'execute_command', input: { command: 'make', task_progress: '- [x] step 9' } }, guard, NOW).answer.kind).toBe('deny');
   });
 
   it('says nothing and keeps its state as it was when turned off', () => {
@@ -93,7 +157,7 @@ describe('guardToolEvent', () => {
     expect(bash.seen.filter((answer) => answer !== 'pre:none' && answer !== 'post:none')).toEqual(['post:context']);
     // never refused, and not told it would be
     expect(bash.messages).toEqual([
-      'stopwise: `Bash` failed 3 times in a row with the same input; change the input or try another way. (`Bash` `npm test`, 3 times since step 1.) Next: read the error, change the command or fix what it runs, or try another way.',
+      'stopwise: `Bash` failed 4 times in a row with the same input; change the input or try another way. (`Bash` `npm test`, 4 times since step 1.) Next: read the error, change the command or fix what it runs, or try another way.',
     ]);
     const polls = session(DEFAULT_TOOL_GUARD_OPTIONS, 12, result('BashOutput'));
     expect(polls.seen.filter((answer) => answer !== 'pre:none' && answer !== 'post:none')).toEqual([]);
@@ -147,6 +211,8 @@ describe('isToolGuardState', () => {
       null,
       [],
       { ...good, stall: { version: 2 } },
+      // A stall state of the earlier version (no pair window, no index of the last new step) is not read.
+      { ...good, stall: { ...(good.stall as object), version: 1 } },
       { ...good, calls: 'x' },
       { ...good, calls: [{ label: 1 }] },
       { ...good, calls: Array(17).fill((good.calls as unknown[])[0]) },
@@ -170,9 +236,38 @@ describe('resolveToolGuardOptions', () => {
   });
 
   it('takes the finding later when asked to: five failures before the nudge', () => {
-    const later = { repeatedFailingCall: { repeats: 5 }, repeatedResult: { repeats: 5 }, repeatedError: { repeats: 5 } };
+    const later = { repeatedFailingCall: { repeats: 5 }, repeatedResult: { repeats: 5, failingRepeats: 5 }, repeatedError: { repeats: 5 } };
     const { seen } = session(resolveToolGuardOptions({ stall: later }), 6, failing);
     expect(seen.indexOf('post:context')).toBe(9);
+  });
+});
+
+describe('fitToolGuardToHost', () => {
+  const gemini = { loopDetection: { identicalCalls: 5 } };
+
+  it('leaves the ladder of a host without loop detection as it is', () => {
+    expect(fitToolGuardToHost(DEFAULT_TOOL_GUARD_OPTIONS, {})).toBe(DEFAULT_TOOL_GUARD_OPTIONS);
+  });
+
+  it('fits the ladder under a host that stops the 5th identical call itself: the nudge with the 3rd failure, the hand-off with the 4th', () => {
+    const fitted = fitToolGuardToHost(DEFAULT_TOOL_GUARD_OPTIONS, gemini);
+    expect(fitted.ladder).toEqual({ nudges: 1, refusals: 0, handOff: true });
+    const { seen, messages, state } = session(fitted, 4, failing);
+    expect(seen.join(' ')).toBe('pre:none post:none pre:none post:none pre:none post:context pre:deny');
+    expect(messages[1]).toMatch(/A person has been asked to look/);
+    expect(state.handOff).not.toBeNull();
+  });
+
+  it("caps a user's ladder so that its hand-off still comes before the host's stop, and keeps one that fits", () => {
+    const fit = (ladder: Partial<ToolGuardLadder>, stall = {}) => fitToolGuardToHost(resolveToolGuardOptions({ ladder, stall }), gemini).ladder;
+    expect(fit({ nudges: 3, refusals: 2 })).toEqual({ nudges: 1, refusals: 0, handOff: true });
+    expect(fit({ nudges: 0, refusals: 3 })).toEqual({ nudges: 0, refusals: 0, handOff: true });
+    // Without a hand-off, only the first refusal has to come before the host's stop.
+    expect(fit({ nudges: 2, refusals: 2, handOff: false })).toEqual({ nudges: 1, refusals: 2, handOff: false });
+    // A finding at the second identical failure leaves room for the default ladder.
+    expect(fit({}, { repeatedResult: { failingRepeats: 2 } })).toEqual({ nudges: 1, refusals: 1, handOff: true });
+    const off = resolveToolGuardOptions({ enabled: false, ladder: { nudges: 4 } });
+    expect(fitToolGuardToHost(off, gemini)).toBe(off);
   });
 });
 
@@ -183,7 +278,7 @@ describe('describeHandOff and callLabel', () => {
     expect(describeHandOff(state.handOff).split('\n')).toEqual([
       'stopwise: the agent needs a person. The agent keeps repeating `Bash` `npm test` and does not get further: how should it go on?',
       `Tried: It ran it 3 times since step 1 (${NOW.toISOString()}); stopwise nudged it, then refused the call 3 times.`,
-      'Evidence: repeated-failing-call: `Bash` failed 3 times in a row with the same input; change the input or try another way. Last error: Error: boom',
+      'Evidence: repeated-result: The last 3 steps called `Bash` with the same input and it failed the same way each time; read the error and change the approach. Last error: Error: boom',
       'After your answer: Your answer goes to the agent as the next message; the tool guard then starts counting afresh.',
     ]);
   });

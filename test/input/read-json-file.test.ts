@@ -1,10 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseJsonText, readJsonFile } from '../../src/input/read-json-file.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'stopwise-json-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const file = (name: string, text: string) => {
   const path = join(folder, name);
   writeFileSync(path, text);

@@ -1,18 +1,29 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../src/core/budget.js';
 import type { StopOutcome } from '../../src/core/stop-outcome.js';
 import { appendOutcomeRecord } from '../../src/report/append-outcome-record.js';
 import { parseOutcomeRecords } from '../../src/report/parse-outcome-records.js';
 import { readOutcomeRecordsFile } from '../../src/report/read-outcome-records-file.js';
 
+const folders: string[] = [];
+/** A new temporary folder, removed after each test. */
+function tempFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  folders.push(folder);
+  return folder;
+}
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
 const outcome = (note: string): StopOutcome => ({ exit: 'gave_up', note, steps: 2, usage: emptyUsage(), text: '', trace: [] });
 
 describe('appendOutcomeRecord', () => {
   it('creates the file and its folder, appends one line per run, and the report reads them back', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'stopwise-outcomes-')), 'logs', 'outcomes.jsonl');
+    const file = join(tempFolder('stopwise-outcomes-'), 'logs', 'outcomes.jsonl');
     const first = await appendOutcomeRecord(file, outcome('first'), { taskType: 'bugfix', at: '2026-03-02T10:00:00Z' });
     expect(first).toEqual({ outcome: outcome('first'), taskType: 'bugfix', at: '2026-03-02T10:00:00Z' });
     const before = Date.now();
@@ -33,7 +44,7 @@ describe('appendOutcomeRecord', () => {
   });
 
   it('rejects for a file it cannot write, and for a malformed outcome', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'stopwise-outcomes-'));
+    const folder = tempFolder('stopwise-outcomes-');
     writeFileSync(join(folder, 'plain'), '');
     await expect(appendOutcomeRecord(join(folder, 'plain', 'outcomes.jsonl'), outcome('x'))).rejects.toThrow(/EEXIST|ENOTDIR/);
     await expect(appendOutcomeRecord(join(folder, 'o.jsonl'), { exit: 'nope' } as unknown as StopOutcome)).rejects.toThrow(TypeError);
@@ -42,7 +53,7 @@ describe('appendOutcomeRecord', () => {
 
 describe('readOutcomeRecordsFile', () => {
   it('reads the file in chunks as parseOutcomeRecords reads the text, lines split across chunks included', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'stopwise-outcomes-'));
+    const folder = tempFolder('stopwise-outcomes-');
     const file = join(folder, 'o.jsonl');
     const line = (i: number) => JSON.stringify({ outcome: { exit: 'gave_up', note: `${i} ${'é'.repeat(3000)}`, steps: 1, usage: emptyUsage() }, at: '2026-03-02T10:00:00Z' });
     // about 2.4 MB of two-byte characters: lines and characters cross the 1 MB chunks

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { outcomesFileText, simulateOutcomeRecords } from '../../bench/simulated-outcomes.js';
 import { parseOutcomeRecords } from '../../src/report/parse-outcome-records.js';
 import { readOutcomeRecordsFile } from '../../src/report/read-outcome-records-file.js';
@@ -12,6 +12,7 @@ import { readOutcomeRecordsFileInParallel } from '../../src/report/read-outcome-
 // The worker runs as the built script (a worker thread cannot load TypeScript); the tests run after the build.
 const WORKER = pathToFileURL(join(import.meta.dirname, '../../dist/bin/read-outcomes-worker.js'));
 const folder = mkdtempSync(join(tmpdir(), 'stopwise-parallel-outcomes-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const lines = outcomesFileText(simulateOutcomeRecords({ seed: 3, runs: 120, days: 10 })).trimEnd().split('\n');
 
 /** A file of the simulated records with some lines replaced: blank, broken JSON, a bad field, a stray byte-order mark. */

@@ -1,6 +1,7 @@
 import type { StallFinding } from '../stall-detection/stall-finding.js';
 import type { StallOptionsInput } from '../stall-detection/stall-options.js';
 import type { StallPattern } from '../stall-detection/stall-pattern.js';
+import { STALL_SCORE_FEATURES, type StallScoreFeature, type StallScoreModel } from '../stall-detection/stall-score.js';
 import { lowestCriterion, type CriterionProbabilities, type LowestCriterion } from '../criterion-probabilities.js';
 import type { FinishSignal } from '../finish-signal.js';
 import type { TestEvidence } from '../test-evidence.js';
@@ -35,6 +36,16 @@ export interface EvaluationContext {
   readonly taskType?: string | undefined;
   /** What each `step_history` detector found on this event's steps, by slot. */
   readonly stallFindings?: readonly (readonly StallFinding[])[];
+  /** What each `score` stall condition's score did on this event's steps, by slot. */
+  readonly stallScores?: readonly StallScoreReading[];
+}
+
+/** A learned stall score over one event's steps: its highest score, and the last step that reached the threshold. */
+export interface StallScoreReading {
+  /** The highest score among the event's steps (`null` when the event had none). */
+  readonly peak: number | null;
+  /** The last of the event's steps whose score reached the threshold: its index in the run, its score and what drove it. */
+  readonly hit?: { readonly step: number; readonly score: number; readonly features: Readonly<Record<StallScoreFeature, number>> };
 }
 
 /** Per-decision scratch: the part of the last condition that did not hold, and the lowest criterion once computed. */
@@ -61,6 +72,8 @@ export interface CompiledPolicy {
   readonly window: number;
   /** The options of each `step_history` stall condition, in document order: one detector state each. */
   readonly stepHistory: readonly (StallOptionsInput | undefined)[];
+  /** The model of each `score` stall condition, in document order: one score state each. */
+  readonly scoreModels: readonly StallScoreModel[];
 }
 
 const compiled = new WeakMap<object, CompiledPolicy>();
@@ -83,16 +96,18 @@ export function compileStopPolicy(policy: StopPolicyDocument): CompiledPolicy {
 export function compileDocument(document: StopPolicyDocument): CompiledPolicy {
   let window = 0;
   const stepHistory: (StallOptionsInput | undefined)[] = [];
+  const scoreModels: StallScoreModel[] = [];
   const build = (condition: RuleCondition, path: string): Evaluator => {
     if ('stall' in condition) {
       const stall = condition.stall;
       if (stall.detector === 'step_history') return stepHistoryStall(stall.patterns, stepHistory.push(stall.options) - 1, `${path}stall.step_history`);
-      if (typeof stall.rounds === 'number') window = Math.max(window, stall.rounds);
+      if (stall.detector === 'score') return scoreStall(stall.model, scoreModels.push(stall.model) - 1, `${path}stall.score`);
+      window = Math.max(window, stall.rounds);
     }
     return compileCondition(condition, path, build);
   };
   const rules = document.rules.map((rule) => ({ id: rule.id, then: rule.then, evaluate: build(rule.when, '') }));
-  return { document, rules, window, stepHistory };
+  return { document, rules, window, stepHistory, scoreModels };
 }
 
 type Build = (condition: RuleCondition, path: string) => Evaluator;
@@ -113,6 +128,43 @@ function stepHistoryStall(patterns: readonly StallPattern[] | undefined, slot: n
       values.stallSince = found.since;
       values.stallRepeats = found.repeats;
       values.stallMessage = found.message;
+    }
+    return true;
+  };
+}
+
+/** What each feature of the stall score says, for the message of a stop on it. */
+const FEATURE_WORDS: Readonly<Record<StallScoreFeature, string>> = {
+  errorRate: 'failures',
+  repeatedOutputs: 'repeated results',
+  repeatedActions: 'repeated calls',
+  nearDuplicateOutputs: 'nearly repeated results',
+  sinceNewFile: 'no new file touched',
+  revisitedSteps: 'steps taken before',
+  sinceNewStep: 'no new step',
+  ruleFinding: 'a repeat the rules see',
+};
+
+function scoreStall(model: StallScoreModel, slot: number, label: string): Evaluator {
+  const threshold = model.threshold;
+  const relation = threshold === null ? '(the model never stops: no certified threshold)' : `< ${threshold}`;
+  return (context, scratch, values) => {
+    const reading = context.stallScores?.[slot];
+    const hit = reading?.hit;
+    if (hit === undefined || threshold === null) return fail(scratch, label, reading?.peak ?? 'no steps', relation);
+    if (values !== undefined) {
+      // The two features that weighed most in the score, for the agent.
+      const drivers = STALL_SCORE_FEATURES.map((name) => [name, model.weights[name] * hit.features[name]] as const)
+        .filter(([, weight]) => weight > 0)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 2)
+        .map(([name]) => FEATURE_WORDS[name]);
+      values.stallScore = hit.score;
+      values.stallThreshold = threshold;
+      values.stallStep = hit.step;
+      values.stallMessage =
+        `The last ${model.window} steps look stalled (learned stall score ${hit.score.toFixed(2)}, at or above ${threshold.toFixed(2)}` +
+        `${drivers.length === 0 ? '' : `: mostly ${drivers.join(' and ')}`}); change the approach or ask for help.`;
     }
     return true;
   };
@@ -455,7 +507,7 @@ export function labelOf(condition: RuleCondition): string {
   if ('signal' in condition) return `signal.${condition.signal}`;
   if ('verification' in condition) return `verification.${condition.verification}`;
   if ('human' in condition) return `human.${condition.human}`;
-  if ('stall' in condition) return condition.stall.detector === 'step_history' ? 'stall.step_history' : 'stall.identical';
+  if ('stall' in condition) return condition.stall.detector === 'identical_fingerprints' ? 'stall.identical' : `stall.${condition.stall.detector}`;
   if ('retries' in condition) return 'retries';
   if ('decisionModel' in condition) return `decisionModel.${condition.decisionModel}`;
   if ('provider' in condition) return `provider.${condition.provider}`;

@@ -2,9 +2,10 @@ import { fingerprintProgress } from '../fingerprint.js';
 import type { StallFinding } from '../stall-detection/stall-finding.js';
 import { observeStep } from '../stall-detection/observe-step.js';
 import { initialStallState, type StallState } from '../stall-detection/stall-state.js';
+import { initialStallScoreState, observeScoreFeatures, stallScore, type StallScoreState } from '../stall-detection/stall-score.js';
 import { appendFingerprint } from '../stall.js';
 import type { TestEvidence } from '../test-evidence.js';
-import { compileStopPolicy, type CompiledPolicy, type EvaluationContext, type Scratch } from './compile-stop-policy.js';
+import { compileStopPolicy, type CompiledPolicy, type EvaluationContext, type Scratch, type StallScoreReading } from './compile-stop-policy.js';
 import type { DecideResult, DecisionTraceEntry, DecisionValue, RetryFeedback, StopDecision, UnmetCondition } from './stop-decision.js';
 import { eventDigest } from './event-digest.js';
 import { retryFeedback } from './describe-decision.js';
@@ -71,9 +72,19 @@ export function decideUnobserved(policy: StopPolicyDocument, state: StopState, e
   // Two literals rather than a conditional spread, which copies through the slow generic path on every decision.
   const last = { digest, prior };
   const next: StopState =
-    core.stall === undefined
+    core.stall === undefined && core.score === undefined
       ? { version: STOP_STATE_VERSION, step: core.step, totals: core.totals, elapsedMs: core.elapsedMs, fingerprints: core.fingerprints, retries, last }
-      : { version: STOP_STATE_VERSION, step: core.step, totals: core.totals, elapsedMs: core.elapsedMs, fingerprints: core.fingerprints, retries, stall: core.stall, last };
+      : {
+          version: STOP_STATE_VERSION,
+          step: core.step,
+          totals: core.totals,
+          elapsedMs: core.elapsedMs,
+          fingerprints: core.fingerprints,
+          retries,
+          ...(core.stall === undefined ? {} : { stall: core.stall }),
+          ...(core.score === undefined ? {} : { score: core.score }),
+          last,
+        };
   return { state: next, decision };
 }
 
@@ -149,8 +160,8 @@ function evaluateRules(compiled: CompiledPolicy, context: EvaluationContext): { 
   return { decision: { kind: 'continue', reason: 'no_rule_fired', rule: null, values: { step: context.step }, trace } };
 }
 
-/** The state after an event, before its decision counts the retries, and what the step-history detectors found on its steps. */
-type Advanced = Omit<StopStateCore, 'retries'> & { readonly findings: readonly (readonly StallFinding[])[] };
+/** The state after an event, before its decision counts the retries, and what the stall detectors found on its steps. */
+type Advanced = Omit<StopStateCore, 'retries'> & { readonly findings: readonly (readonly StallFinding[])[]; readonly readings: readonly StallScoreReading[] };
 
 function advance(core: StopStateCore, event: StopEvent, fingerprint: string | null, compiled: CompiledPolicy): Advanced {
   const usage = event.usage;
@@ -175,13 +186,15 @@ function advance(core: StopStateCore, event: StopEvent, fingerprint: string | nu
   const elapsedMs = event.elapsedMs === undefined ? core.elapsedMs : Math.max(core.elapsedMs, event.elapsedMs);
   const fingerprints = window === 0 ? [] : fingerprint === null ? core.fingerprints : appendFingerprint(core.fingerprints, fingerprint, window);
   const slots = compiled.stepHistory;
-  if (slots.length === 0) return { step, totals, elapsedMs, fingerprints, findings: NO_FINDINGS };
+  const models = compiled.scoreModels;
+  if (slots.length === 0 && models.length === 0) return { step, totals, elapsedMs, fingerprints, findings: NO_FINDINGS, readings: NO_READINGS };
+  const steps = event.steps ?? [];
   const stall: StallState[] = [];
   const findings: StallFinding[][] = [];
   slots.forEach((options, slot) => {
     let detector = core.stall?.[slot] ?? initialStallState(options);
     const found: StallFinding[] = [];
-    for (const step of event.steps ?? []) {
+    for (const step of steps) {
       const observed = observeStep(detector, step, options);
       detector = observed.state;
       if (observed.stall !== undefined) found.push(observed.stall);
@@ -189,10 +202,39 @@ function advance(core: StopStateCore, event: StopEvent, fingerprint: string | nu
     stall.push(detector);
     findings.push(found);
   });
-  return { step, totals, elapsedMs, fingerprints, stall, findings };
+  const score: StallScoreState[] = [];
+  const readings: StallScoreReading[] = [];
+  models.forEach((model, slot) => {
+    let scored = core.score?.[slot] ?? initialStallScoreState();
+    let peak: number | null = null;
+    let hit: StallScoreReading['hit'];
+    for (const step of steps) {
+      // The run's index of the step, as the rule detector counts it.
+      const index = scored.rules.steps;
+      const observed = observeScoreFeatures(scored, step, model.window);
+      scored = observed.state;
+      if (step.role === 'user') continue;
+      const value = stallScore(model, observed.features);
+      peak = peak === null ? value : Math.max(peak, value);
+      if (model.threshold !== null && value >= model.threshold) hit = { step: index, score: value, features: observed.features };
+    }
+    score.push(scored);
+    readings.push(hit === undefined ? { peak } : { peak, hit });
+  });
+  return {
+    step,
+    totals,
+    elapsedMs,
+    fingerprints,
+    ...(slots.length === 0 ? {} : { stall }),
+    ...(models.length === 0 ? {} : { score }),
+    findings: slots.length === 0 ? NO_FINDINGS : findings,
+    readings: models.length === 0 ? NO_READINGS : readings,
+  };
 }
 
 const NO_FINDINGS: readonly (readonly StallFinding[])[] = Object.freeze([]);
+const NO_READINGS: readonly StallScoreReading[] = Object.freeze([]);
 
 function contextOf(core: Advanced, retries: number, event: StopEvent): EvaluationContext {
   return {
@@ -213,10 +255,12 @@ function contextOf(core: Advanced, retries: number, event: StopEvent): Evaluatio
     reentered: event.reentered,
     taskType: event.taskType,
     stallFindings: core.findings,
+    stallScores: core.readings,
   };
 }
 
 function coreOf(state: StopState): StopStateCore {
   const core = { step: state.step, totals: state.totals, elapsedMs: state.elapsedMs, fingerprints: state.fingerprints, retries: state.retries };
-  return state.stall === undefined ? core : { ...core, stall: state.stall };
+  if (state.stall === undefined && state.score === undefined) return core;
+  return { ...core, ...(state.stall === undefined ? {} : { stall: state.stall }), ...(state.score === undefined ? {} : { score: state.score }) };
 }

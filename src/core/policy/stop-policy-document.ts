@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { stallOptionsInputSchema, type StallOptionsInput } from '../stall-detection/stall-options.js';
 import { STALL_PATTERNS, type StallPattern } from '../stall-detection/stall-pattern.js';
+import { stallScoreModelSchema, type StallScoreModel } from '../stall-detection/stall-score.js';
 import { STOP_EXITS, type StopExit } from './stop-decision.js';
 
 /** The version of the policy document format this package reads and writes. */
@@ -100,7 +101,8 @@ export type CriteriaCondition = {
  * - `criteria`: the decision model's probabilities (asked only when a rule needs them);
  * - `signal`: what the model signalled (its `finish` call); `provider`: what the provider said of the generation;
  * - `human`: what came of asking a person;
- * - `stall`: the last `rounds` progress fingerprints are identical, or the step-history detector found a stall;
+ * - `stall`: the last `rounds` progress fingerprints are identical, the step-history detector found a stall, or a
+ *   learned stall score (`calibrate-stall --model score`) reached its threshold;
  * - `retries`: the decisions in a row before this event that were `retry` (a stop hook's blocks in a row);
  * - `decisionModel`: what came of asking the decision model; never waits for an answer, so it tells "not asked" apart;
  * - `reentered`: the driver says this step follows a retry of its own that the state may not know of
@@ -123,6 +125,7 @@ export type RuleCondition =
   | { readonly human: (typeof HUMAN_STATES)[number] }
   | { readonly stall: { readonly detector: 'identical_fingerprints'; readonly rounds: number } }
   | { readonly stall: StepHistoryCondition }
+  | { readonly stall: StallScoreCondition }
   | { readonly retries: { readonly atLeast: number } }
   | { readonly decisionModel: (typeof DECISION_MODEL_STATES)[number] }
   | { readonly reentered: true }
@@ -139,6 +142,17 @@ export interface StepHistoryCondition {
   readonly detector: 'step_history';
   readonly patterns?: readonly StallPattern[];
   readonly options?: StallOptionsInput;
+}
+
+/**
+ * A learned stall score as a condition (what `stopwise calibrate-stall --model score --policy-out` writes): it
+ * holds on an event one of whose tool steps (`event.steps`) brought the score of `model` to its threshold. The
+ * score's state (its window of steps) is kept in the stop state, one per condition; a step with `role: 'user'`
+ * starts it afresh. A model whose threshold is `null` (none could be certified) never holds.
+ */
+export interface StallScoreCondition {
+  readonly detector: 'score';
+  readonly model: StallScoreModel;
 }
 
 // The schema: the one definition of the document. parseStopPolicy validates with it, and
@@ -201,6 +215,7 @@ const conditionSchemas = {
         patterns: z.exactOptional(z.array(z.enum(STALL_PATTERNS)).check(z.minLength(1))),
         options: z.exactOptional(stallOptionsInputSchema),
       }),
+      z.strictObject({ detector: z.literal('score'), model: stallScoreModelSchema }),
     ]),
   ),
   retries: leaf('retries', z.strictObject({ atLeast: z.int().check(z.minimum(1)) })),

@@ -1,6 +1,7 @@
 import { describeValue } from '../describe-value.js';
 import { MAX_FINGERPRINT_LENGTH } from '../fingerprint.js';
-import { initialStallState, type StallState } from '../stall-detection/stall-state.js';
+import { initialStallScoreState, isStallScoreState, type StallScoreState } from '../stall-detection/stall-score.js';
+import { initialStallState, isStallState, STALL_STATE_VERSION, type StallState } from '../stall-detection/stall-state.js';
 import { compileStopPolicy } from './compile-stop-policy.js';
 import type { StopPolicyDocument } from './stop-policy-document.js';
 
@@ -30,6 +31,8 @@ export interface StopStateCore {
   readonly retries: number;
   /** The state of each `step_history` stall detector of the policy, in document order (absent when it has none). */
   readonly stall?: readonly StallState[];
+  /** The state of each learned stall score (`{ stall: { detector: 'score' } }`) of the policy, in document order (absent when it has none). */
+  readonly score?: readonly StallScoreState[];
 }
 
 /**
@@ -66,9 +69,14 @@ export const ZERO_TOTALS: StopTotals = Object.freeze({
  * let state = initialStopState(SEED_STOP_POLICY);
  */
 export function initialStopState(policy: StopPolicyDocument): StopState {
-  const { stepHistory } = compileStopPolicy(policy);
+  const { stepHistory, scoreModels } = compileStopPolicy(policy);
   const state: StopState = { version: STOP_STATE_VERSION, step: 0, totals: ZERO_TOTALS, elapsedMs: 0, fingerprints: [], retries: 0 };
-  return stepHistory.length === 0 ? state : { ...state, stall: stepHistory.map((options) => initialStallState(options)) };
+  if (stepHistory.length === 0 && scoreModels.length === 0) return state;
+  return {
+    ...state,
+    ...(stepHistory.length === 0 ? {} : { stall: stepHistory.map((options) => initialStallState(options)) }),
+    ...(scoreModels.length === 0 ? {} : { score: scoreModels.map(() => initialStallScoreState()) }),
+  };
 }
 
 const TOTAL_KEYS = Object.keys(ZERO_TOTALS) as (keyof StopTotals)[];
@@ -113,9 +121,31 @@ function assertCore(where: string, core: StopStateCore): void {
   let valid = Array.isArray(fingerprints);
   for (let i = 0; valid && i < fingerprints.length; i++) valid = typeof fingerprints[i] === 'string' && (fingerprints[i] as string).length <= MAX_FINGERPRINT_LENGTH;
   if (!valid) throw new TypeError(`${where}.fingerprints must be an array of progress fingerprints (strings of at most ${MAX_FINGERPRINT_LENGTH} characters)`);
-  if (core.stall !== undefined && (!Array.isArray(core.stall) || core.stall.some((stall) => typeof stall !== 'object' || stall === null || stall.version !== 1))) {
-    throw new TypeError(`${where}.stall must be an array of stall detector states (version 1)`);
+  if (core.stall !== undefined) {
+    if (!Array.isArray(core.stall)) throw new TypeError(`${where}.stall must be an array of stall detector states (version ${STALL_STATE_VERSION})`);
+    core.stall.forEach((stall: unknown, slot) => {
+      const version = typeof stall === 'object' && stall !== null ? (stall as { version?: unknown }).version : undefined;
+      if (version === STALL_STATE_VERSION && isStallState(stall)) return;
+      // A detector state of an earlier version counts repeats differently: carrying it on would decide on counts it never kept.
+      if (typeof version === 'number' && version < STALL_STATE_VERSION) throw new TypeError(olderStallState(`${where}.stall[${slot}]`, version));
+      throw new TypeError(`${where}.stall[${slot}] must be a stall detector state (version ${STALL_STATE_VERSION}), got ${describeValue(stall)}`);
+    });
   }
+  if (core.score !== undefined && (!Array.isArray(core.score) || !core.score.every(isStallScoreState))) {
+    const slot = Array.isArray(core.score) ? core.score.findIndex((score) => !isStallScoreState(score)) : -1;
+    const rules = slot >= 0 ? ((core.score[slot] as { rules?: { version?: unknown } } | null)?.rules?.version) : undefined;
+    if (typeof rules === 'number' && rules < STALL_STATE_VERSION) throw new TypeError(olderStallState(`${where}.score[${slot}].rules`, rules));
+    throw new TypeError(`${where}.score must be an array of stall score states (from initialStopState or decide)${slot >= 0 ? `; [${slot}] is not one` : ''}`);
+  }
+}
+
+/** What to do with a saved stall detector state of an earlier version. */
+function olderStallState(field: string, version: number): string {
+  return (
+    `${field} is a stall detector state of version ${version}, saved by an earlier stopwise; this version (${STALL_STATE_VERSION}) counts ` +
+    "repeats differently and cannot carry it on: finish that run with the version that began it, or start the run's state afresh " +
+    'with initialStopState(policy) (its steps, totals and stall counts restart)'
+  );
 }
 
 function isAmount(value: unknown): boolean {

@@ -6,7 +6,7 @@ const ERROR_LINE =
   /(?:^|[\s:[(])(?:error|fatal|failed|failure|panic)(?:\[[^\]]*\])?:|\b\w*(?:Error|Exception|Failure)(?: \[[^\]]*\])?(?::|$)|^traceback \(most recent call last\)|command not found|no such file or directory|permission denied|\bnot found\b|\bcannot (?:find|open|access|read|write|resolve|load)\b|\bunable to\b|\bsegmentation fault\b/im;
 
 const INFRASTRUCTURE =
-  /\b(?:timed? ?out|timeout|rate[ -]?limit(?:ed)?|too many requests|429|502|503|504|service unavailable|temporarily unavailable|overloaded|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|connection (?:reset|refused))\b/i;
+  /\b(?:timed? ?out|timeout|rate[ -]?limit(?:ed)?|too many requests|429|502|503|504|service unavailable|temporarily unavailable|overloaded|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|connection (?:reset|refused)|socket hang up)\b/i;
 
 // A source location: "line 42", "a.py:42", "Main.java:[12,5]".
 const LOCATION = /\bline \d+|\w:\d+\b|:\[\d+,\d+\]/;
@@ -29,7 +29,11 @@ const NOISE =
  * signature are the same error, whatever ran before it.
  */
 export function errorSignature(normalizedOutput: string): string {
-  const lines = tailLines(normalizedOutput);
+  return errorSignatureOfLines(tailLines(normalizedOutput));
+}
+
+/** {@link errorSignature} of the final lines {@link finalLines} gave. */
+export function errorSignatureOfLines(lines: readonly string[]): string {
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] as string;
     if (!ERROR_LINE.test(line)) continue;
@@ -46,12 +50,30 @@ export function errorSignature(normalizedOutput: string): string {
 
 /** True when one of the final lines of a (normalised) output reads like an error. */
 export function looksFailed(normalizedOutput: string): boolean {
-  return tailLines(normalizedOutput).some((line) => ERROR_LINE.test(line));
+  return looksFailedLines(tailLines(normalizedOutput));
 }
 
-/** True when an error signature names a timeout, a rate limit or an unavailable service: retrying it is legitimate. */
-export function isInfrastructureError(signature: string): boolean {
-  return INFRASTRUCTURE.test(signature);
+/** {@link looksFailed} of the final lines {@link finalLines} gave. */
+export function looksFailedLines(lines: readonly string[]): boolean {
+  return lines.some((line) => ERROR_LINE.test(line));
+}
+
+/** True when one of the final lines of a (normalised) output names a timeout, a rate limit, an unavailable service, or a reset or refused connection. */
+export function endsInInfrastructureError(normalizedOutput: string): boolean {
+  return infrastructureInLines(tailLines(normalizedOutput));
+}
+
+/** {@link endsInInfrastructureError} of the final lines {@link finalLines} gave. */
+export function infrastructureInLines(lines: readonly string[]): boolean {
+  return lines.some((line) => INFRASTRUCTURE.test(line));
+}
+
+/**
+ * The final lines of a text where a failure is looked for: the last non-empty lines, not counting stack frames,
+ * the fields of a dumped error object or a test runner's closing counts (read once per step, then shared).
+ */
+export function finalLines(text: string): string[] {
+  return tailLines(text);
 }
 
 function tailLines(text: string): string[] {

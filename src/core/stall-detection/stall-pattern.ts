@@ -8,6 +8,7 @@ export const STALL_PATTERNS = [
   'repeated-error',
   'cycle',
   'revisit',
+  'repeated-pair',
   'no-progress',
   'monologue',
   'repeated-call',

@@ -39,8 +39,28 @@ describe('assertStopState', () => {
     expect(bad({ ...state, elapsedMs: Number.NaN })).toThrow('state.elapsedMs must be a non-negative finite number');
     expect(bad({ ...state, retries: 0.5 })).toThrow('state.retries must be a non-negative integer');
     expect(bad({ ...state, fingerprints: ['x'.repeat(129)] })).toThrow('state.fingerprints must be an array of progress fingerprints (strings of at most 128 characters)');
-    expect(bad({ ...state, stall: [{ version: 2 }] })).toThrow('state.stall must be an array of stall detector states (version 1)');
+    expect(bad({ ...state, stall: {} })).toThrow('state.stall must be an array of stall detector states (version 2)');
+    expect(bad({ ...state, stall: [{ version: 2 }] })).toThrow('state.stall[0] must be a stall detector state (version 2), got');
+    expect(bad({ ...state, score: [{ version: 1 }] })).toThrow('state.score must be an array of stall score states (from initialStopState or decide); [0] is not one');
     expect(bad({ ...state, last: { digest: 5 } })).toThrow('state.last must be { digest, prior }');
     expect(bad({ ...state, last: { digest: 'd', prior: { ...state, step: 'x' } } })).toThrow('state.last.prior.step must be a non-negative integer');
+  });
+
+  it('refuses a stall detector state an earlier version saved, saying what to do, rather than decide on counts it never kept', () => {
+    const policy = parseStopPolicy({
+      version: 2,
+      rules: [
+        { id: 'looping', when: { stall: { detector: 'step_history' } }, then: { kind: 'stop', exit: 'need_help', reason: 'looping' } },
+        { id: 'more', when: { always: true }, then: { kind: 'continue' } },
+      ],
+    });
+    const current = initialStopState(policy);
+    // Version 1 had no pair window and no index of the last new step.
+    const { pairs: _pairs, lastNew: _lastNew, ...older } = (current.stall as NonNullable<StopState['stall']>)[0] as NonNullable<StopState['stall']>[number];
+    const saved = { ...current, stall: [{ ...older, version: 1 }] };
+    expect(bad(saved)).toThrow(
+      "state.stall[0] is a stall detector state of version 1, saved by an earlier stopwise; this version (2) counts repeats differently and cannot carry it on: finish that run with the version that began it, or start the run's state afresh with initialStopState(policy)",
+    );
+    expect(bad({ ...current, last: { digest: 'd', prior: saved } })).toThrow('state.last.prior.stall[0] is a stall detector state of version 1');
   });
 });

@@ -8,6 +8,15 @@ describe('callKey', () => {
     expect(callKey('t', { id: 1 }, undefined)).not.toBe(callKey('u', { id: 1 }, undefined));
   });
 
+  it('leaves out progress notes that change while the call does not (Cline drops task_progress), unless arguments are declared', () => {
+    const ignored = ['task_progress'];
+    expect(callKey('read_file', { path: 'a', task_progress: '- [x] 1' }, undefined, ignored)).toBe(callKey('read_file', { path: 'a', task_progress: '- [x] 2' }, undefined, ignored));
+    expect(callKey('read_file', { path: 'a', task_progress: 'x' }, undefined, ignored)).toBe(callKey('read_file', { path: 'a' }, undefined, ignored));
+    expect(callKey('read_file', { path: 'a', task_progress: 'x' }, undefined)).not.toBe(callKey('read_file', { path: 'a' }, undefined));
+    // Declared arguments decide alone.
+    expect(callKey('t', { id: 1, task_progress: 'x' }, { arguments: ['id', 'task_progress'] }, ignored)).not.toBe(callKey('t', { id: 1 }, { arguments: ['id', 'task_progress'] }, ignored));
+  });
+
   it('survives deep inputs', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100; i++) deep = { x: deep };

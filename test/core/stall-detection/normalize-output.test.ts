@@ -11,6 +11,11 @@ describe('normalizeOutput', () => {
     );
   });
 
+  it("replaces a process group id (Gemini CLI's shell result) and a duration named before its number (node:test)", () => {
+    expect(normalizeOutput('Exit Code: 1\nProcess Group PGID: 48213')).toBe('Exit Code: 1\nProcess Group PGID: <pid>');
+    expect(normalizeOutput('ok 1 - adds\n  ---\n  duration_ms: 0.52\n  ...\n# duration_ms 41.2')).toBe('ok 1 - adds\n---\nduration_ms: <duration>\n...\n# duration_ms <duration>');
+  });
+
   it('replaces a shell input counter but keeps the line numbers of errors', () => {
     expect(normalizeOutput('/bin/bash: line 11301: cd: x: No such file or directory')).toBe('/bin/bash: line <n>: cd: x: No such file or directory');
     expect(normalizeOutput('  File "a.py", line 10\nSyntaxError: invalid syntax')).toBe('File "a.py", line 10\nSyntaxError: invalid syntax');

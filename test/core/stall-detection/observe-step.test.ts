@@ -39,9 +39,65 @@ describe('observeStep: patterns', () => {
     expect(detectStall(same, { repeatedFailingCall: false, repeatedResult: false })?.pattern).toBe('repeated-error');
   });
 
-  it('finds the same call failing 3 times in a row even when the error texts differ', () => {
-    const steps = ['not found', 'still not found', 'another error'].map((text) => ({ tool: 'run', input: 'x', output: text, error: true }));
-    expect(detectStall(steps)).toMatchObject({ pattern: 'repeated-failing-call', step: 2, repeats: 3, since: 0 });
+  it('finds the same call failing 4 times in a row even when the error texts differ, and the same failure at its 3rd repeat', () => {
+    const steps = ['not found', 'still not found', 'another error', 'a fourth one'].map((text) => ({ tool: 'run', input: 'x', output: text, error: true }));
+    expect(findings(steps.slice(0, 3))).toEqual([undefined, undefined, undefined]);
+    expect(detectStall(steps)).toMatchObject({ pattern: 'repeated-failing-call', step: 3, repeats: 4, since: 0 });
+    const same = times(3, { tool: 'run', input: 'x', output: 'Error: not found', error: true });
+    expect(detectStall(same)).toMatchObject({ pattern: 'repeated-result', step: 2, repeats: 3 });
+  });
+
+  it('lets infrastructure errors, polling and waiting calls repeat longer', () => {
+    const refused = times(5, bash('curl -s localhost:3000/health', 'curl: (7) Failed to connect to localhost port 3000: Connection refused', 7));
+    expect(detectStall(refused)).toBeUndefined();
+    expect(detectStall([...refused, ...times(3, refused[0] as StallStep)])).toMatchObject({ pattern: 'repeated-result', repeats: 8 });
+    expect(detectStall(times(11, bash('sleep 30', '')))).toBeUndefined();
+    expect(detectStall(times(11, { tool: 'BashOutput', input: { bash_id: '1' }, output: 'still running' }))).toBeUndefined();
+    expect(detectStall(times(12, { tool: 'BashOutput', input: { bash_id: '1' }, output: 'still running' }))).toMatchObject({ repeats: 12 });
+  });
+
+  it('never counts a browser scroll, and lets it neither break nor make a streak', () => {
+    const scroll: StallStep = { tool: 'browser_action', input: { action: 'scroll_down' } };
+    expect(detectStall(times(20, scroll))).toBeUndefined();
+    const read = { tool: 'read_file', input: { path: 'a' } };
+    expect(detectStall([read, scroll, read, scroll, read, read])).toMatchObject({ pattern: 'repeated-result', repeats: 4 });
+  });
+
+  it('ignores progress notes in the input (task_progress) and starts afresh at a user message', () => {
+    const steps = [0, 1, 2, 3].map((i) => ({ tool: 'read_file', input: { path: 'a.ts', task_progress: `step ${i}` }, output: 'same' }));
+    expect(detectStall(steps)).toMatchObject({ pattern: 'repeated-result', repeats: 4 });
+    expect(detectStall([...steps.slice(0, 3), { role: 'user', text: 'try again' }, ...steps.slice(0, 3)])).toBeUndefined();
+  });
+
+  it('counts a call with no result as a repeat of the same call (Roo Code, Cline and Gemini CLI count calls alone)', () => {
+    const read: StallStep = { tool: 'read_file', input: { path: 'a.ts' } };
+    expect(detectStall(times(3, read))).toBeUndefined();
+    expect(detectStall(times(4, read))).toMatchObject({ pattern: 'repeated-result', repeats: 4 });
+    expect(detectStall(times(4, read))?.message).toBe('The last 4 steps called `read_file` with the same input; stop repeating it and change the approach.');
+  });
+
+  it('counts an event of the environment (no call, no text) only against itself, up to 10 in a row (OpenHands stops at 10 condensations)', () => {
+    const condensation: StallStep = {};
+    expect(detectStall(times(9, condensation))).toBeUndefined();
+    expect(detectStall(times(10, condensation))).toMatchObject({ pattern: 'repeated-result', repeats: 10, since: 0, step: 9 });
+    // Events do not make a call look repeated: the calls around them are counted as they are.
+    const call = bash('cat a', 'x');
+    expect(detectStall([call, condensation, call, condensation, call, condensation, call], { revisit: false, repeatedPair: false })).toBeUndefined();
+  });
+
+  it('needs known results for a cycle: calls with no result are not one', () => {
+    const a = { tool: 'a', input: {} };
+    const b = { tool: 'b', input: {} };
+    const c = { tool: 'c', input: {} };
+    expect(detectStall([a, b, c, a, b, c, a, b, c])).toBeUndefined();
+  });
+
+  it('counts the same (call, result) pair in a window, in a row or not', () => {
+    const check = bash('cat notes.md', 'the same notes');
+    const others = [1, 2, 3, 4, 5, 6].map((i) => bash(`grep -n x${i} src`, `line ${i}`));
+    const steps = others.flatMap((step) => [step, check]);
+    expect(detectStall(steps, { revisit: false })).toMatchObject({ pattern: 'repeated-pair', repeats: 6, step: 11 });
+    expect(detectStall(steps, { revisit: false, repeatedPair: { repeats: 6, window: 10 } })).toBeUndefined();
   });
 
   it('finds the same error from calls that differ, and counts infrastructure errors apart', () => {
@@ -67,26 +123,35 @@ describe('observeStep: patterns', () => {
   it('finds steps that only revisit earlier (call, result) pairs, with no period', () => {
     const s = ['open A', 'goto 10', 'open B', 'search x', 'open C'].map((cmd) => bash(cmd, `out of ${cmd}`));
     const [a, b, c, d, e] = s as [StallStep, StallStep, StallStep, StallStep, StallStep];
-    expect(detectStall([a, b, c, d, e, c, a, d, b, e], { cycle: false })).toMatchObject({ pattern: 'revisit', repeats: 5, since: 5 });
+    expect(detectStall([a, b, c, d, e, c, a, d, b, e], { cycle: false })).toBeUndefined();
+    expect(detectStall([a, b, c, d, e, c, a, d, b, e, a], { cycle: false })).toMatchObject({ pattern: 'revisit', repeats: 6, since: 5 });
   });
 
-  it('finds a failing check whose output did not change across edits', () => {
+  it('finds, when turned on, a failing check whose output did not change across edits (off by default)', () => {
     const check = bash('python repro.py', 'AssertionError: expected 2, got 3', 1);
     const steps = [1, 2, 3, 4].flatMap((i) => [{ tool: 'edit', input: { path: 'a.py', text: `v${i}` }, output: `edited ${i}` }, check]);
-    expect(detectStall(steps)).toMatchObject({ pattern: 'no-progress', repeats: 4, since: 1, step: 7 });
+    expect(detectStall(steps)).toBeUndefined();
+    // The edits in between are new steps: with nothingNew (the default once on) they are progress.
+    expect(detectStall(steps, { noProgress: { repeats: 4 } })).toBeUndefined();
+    expect(detectStall(steps, { noProgress: { repeats: 4, nothingNew: false } })).toMatchObject({ pattern: 'no-progress', repeats: 4, since: 1, step: 7 });
+    const known = bash('cat a.py', 'v1');
+    const stale = [check, known, check, known, check, known, check, known, check];
+    expect(detectStall(stale, { noProgress: { repeats: 4 }, cycle: false, revisit: false, repeatedPair: false })).toMatchObject({ pattern: 'no-progress', repeats: 4 });
     const changing = [1, 2, 3, 4].flatMap((i) => [
       { tool: 'edit', input: { path: 'a.py', text: `v${i}` }, output: `edited ${i}` },
       bash('python repro.py', `AssertionError: expected 2, got ${i + 2}`, 1),
     ]);
-    expect(detectStall(changing)).toBeUndefined();
+    expect(detectStall(changing, { noProgress: { nothingNew: false } })).toBeUndefined();
   });
 
-  it('finds the same failing-test set across checks, and forgets it once the tests pass', () => {
+  it('finds, when turned on, the same failing-test set across checks, and forgets it once the tests pass', () => {
     const failing = { passed: false, failed: ['b', 'a'], ran: 10 };
     const steps = [1, 2, 3, 4].map((i) => ({ tool: 'test', input: { run: i }, output: `run ${i}`, tests: { ...failing, failed: i % 2 ? ['a', 'b'] : ['b', 'a'] } }));
-    expect(detectStall(steps)).toMatchObject({ pattern: 'no-progress', repeats: 4, since: 0 });
+    const on = { noProgress: { repeats: 4 } };
+    expect(detectStall(steps)).toBeUndefined();
+    expect(detectStall(steps, on)).toMatchObject({ pattern: 'no-progress', repeats: 4, since: 0 });
     const passing = { tool: 'test', input: { run: 0 }, output: 'ok', tests: { passed: true, failed: [], ran: 10 } };
-    expect(detectStall([...steps.slice(0, 3), passing, ...steps.slice(0, 3)])).toBeUndefined();
+    expect(detectStall([...steps.slice(0, 3), passing, ...steps.slice(0, 3)], on)).toBeUndefined();
   });
 
   it('finds a monologue of messages with no tool call and no reply; a reply ends it', () => {
@@ -95,12 +160,12 @@ describe('observeStep: patterns', () => {
     expect(detectStall([say('a'), { text: 'b', output: 'answer' }, say('c'), say('d')])).toBeUndefined();
   });
 
-  it('finds the same call repeated whatever it returned, except for a declared polling tool', () => {
+  it('finds, when turned on, the same call repeated whatever it returned, except for a declared polling tool', () => {
     const poll = Array.from({ length: 8 }, (_, i) => ({ tool: 'job_status', input: { id: 7, attempt: i }, output: `running ${i * 10}%` }));
     const identity = { tools: { job_status: { arguments: ['id'] } } };
-    expect(detectStall(poll)).toBeUndefined();
-    expect(detectStall(poll, identity)).toMatchObject({ pattern: 'repeated-call', repeats: 8 });
-    expect(detectStall(poll, { tools: { job_status: { arguments: ['id'], polling: true } } })).toBeUndefined();
+    expect(detectStall(poll, identity)).toBeUndefined();
+    expect(detectStall(poll, { ...identity, repeatedCall: { repeats: 8 } })).toMatchObject({ pattern: 'repeated-call', repeats: 8 });
+    expect(detectStall(poll, { tools: { job_status: { arguments: ['id'], polling: true } }, repeatedCall: {} })).toBeUndefined();
   });
 
   it('keeps reporting a stall while its pattern holds, and stops when it breaks', () => {
@@ -110,7 +175,7 @@ describe('observeStep: patterns', () => {
   });
 
   it('turns a pattern off with false', () => {
-    expect(detectStall(times(4, bash('cat x', 'same')), { repeatedResult: false, revisit: false, noProgress: false })).toBeUndefined();
+    expect(detectStall(times(4, bash('cat x', 'same')), { repeatedResult: false, revisit: false, repeatedPair: false })).toBeUndefined();
   });
 
   it('leaves the state passed in unchanged', () => {
@@ -133,6 +198,8 @@ const stepArbitrary: fc.Arbitrary<StallStep> = fc.oneof(
     { requiredKeys: ['tool'] },
   ),
   fc.record({ text: fc.constantFrom('hmm', 'plan'), output: fc.constantFrom('', 'reply') }, { requiredKeys: ['text'] }),
+  // A user message, an event of the environment, a scroll, a call whose result is not known.
+  fc.constantFrom<StallStep>({ role: 'user', text: 'go on' }, {}, { tool: 'browser_action', input: { action: 'scroll_down' } }, { tool: 'read', input: 'ls' }),
 );
 
 describe('observeStep: state', () => {
@@ -151,6 +218,7 @@ describe('observeStep: state', () => {
         }
         expect(tripped).toEqual(direct);
       }),
+      { seed: 24 },
     );
   });
 
@@ -159,6 +227,7 @@ describe('observeStep: state', () => {
       fc.property(fc.array(stepArbitrary, { maxLength: 60 }), (steps) => {
         expect(detectStall(steps)).toEqual(findings(steps).find((f) => f !== undefined));
       }),
+      { seed: 24 },
     );
   });
 

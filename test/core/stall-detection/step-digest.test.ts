@@ -17,4 +17,25 @@ describe('digestStep', () => {
     expect(digestStep({ tool: 't', output: 'Error: x' }, { ...DEFAULT_STALL_OPTIONS, inferErrors: false }).failed).toBe(false);
     expect(digestStep({ text: 'hmm' }, DEFAULT_STALL_OPTIONS)).toMatchObject({ call: false, silentMessage: true });
   });
+
+  it('marks the steps every pattern treats apart: a user turn, an event, a call with no result, scrolling and polling', () => {
+    expect(digestStep({ role: 'user', text: 'try again' }, DEFAULT_STALL_OPTIONS)).toMatchObject({ turn: true, call: false });
+    expect(digestStep({}, DEFAULT_STALL_OPTIONS)).toMatchObject({ event: true, call: false });
+    expect(digestStep({ tool: 'read_file', input: { path: 'a' } }, DEFAULT_STALL_OPTIONS)).toMatchObject({ resultKnown: false });
+    expect(digestStep({ tool: 'read_file', input: { path: 'a' }, output: '' }, DEFAULT_STALL_OPTIONS).resultKnown).toBeUndefined();
+    // Roo Code's scroll exemption; OpenClaw's known poll tools; a command that only waits, or an empty one (OpenHands).
+    expect(digestStep({ tool: 'browser_action', input: { action: 'scroll_up' } }, DEFAULT_STALL_OPTIONS).repeatable).toBe(true);
+    expect(digestStep({ tool: 'browser_action', input: { action: 'click' } }, DEFAULT_STALL_OPTIONS).repeatable).toBeUndefined();
+    expect(digestStep({ tool: 'process', input: { action: 'poll', id: 1 } }, DEFAULT_STALL_OPTIONS).polling).toBe(true);
+    expect(digestStep({ tool: 'process', input: { action: 'kill', id: 1 } }, DEFAULT_STALL_OPTIONS).polling).toBe(false);
+    expect(digestStep({ tool: 'command_status', input: { id: 1 } }, DEFAULT_STALL_OPTIONS).polling).toBe(true);
+    for (const command of ['sleep 30', 'sleep 5s && sleep 1', 'wait', '']) expect(digestStep({ tool: 'bash', input: { command } }, DEFAULT_STALL_OPTIONS).polling, command).toBe(true);
+    expect(digestStep({ tool: 'bash', input: 'sleep 30; make' }, DEFAULT_STALL_OPTIONS).polling).toBe(false);
+  });
+
+  it('reads an infrastructure failure from the final lines of the output, whatever line names the error', () => {
+    const reset = digestStep({ tool: 'bash', input: 'npm install', output: 'npm ERR! code ECONNRESET\nnpm ERR! network request failed', exitCode: 1 }, DEFAULT_STALL_OPTIONS);
+    expect(reset).toMatchObject({ failed: true, infrastructure: true });
+    expect(digestStep({ tool: 'bash', input: 'npm test', output: 'Error: 1 != 2', exitCode: 1 }, DEFAULT_STALL_OPTIONS).infrastructure).toBe(false);
+  });
 });

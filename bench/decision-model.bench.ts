@@ -12,19 +12,17 @@ import {
   DEFAULT_POLICY,
   advanceLoopState,
   booleanQuestion,
-  createCachedClient,
-  createCompletionRequest,
   decideCompletionAction,
   decideCompletionAfterEvaluate,
-  doneCriteria,
-  estimateDecisionModelCost,
   initialLoopState,
-  parseRunTrace,
-  validateAnswers,
-  type DecisionModelPricing,
-  type DecisionModelQuestions,
-  type RunTrace,
 } from '../src/index.js';
+import { doneCriteria } from '../src/decision-model/boolean-question.js';
+import { createCachedClient } from '../src/decision-model/cached-client.js';
+import { createCompletionRequest } from '../src/decision-model/completion-request.js';
+import type { DecisionModelQuestions } from '../src/decision-model/decision-model-client.js';
+import { estimateDecisionModelCost, type DecisionModelPricing } from '../src/decision-model/estimate-decision-model-cost.js';
+import { validateAnswers } from '../src/decision-model/validate-answers.js';
+import { parseRunTrace, type RunTrace } from '../src/replay/run-trace.js';
 import { createScriptedClient } from '../src/testing/index.js';
 import { printTable } from './harness.js';
 import { generateSimulatedRuns } from './simulated-runs.js';
@@ -158,7 +156,7 @@ export default async function run(): Promise<void> {
     ]);
   }
   printTable(
-    'judge: lazy (decideCompletionAfterEvaluate) vs evaluate-then-decide on every step',
+    'decision-model: lazy (decideCompletionAfterEvaluate) vs evaluate-then-decide on every step',
     ['corpus', 'runs', 'steps', 'mismatches', 'eager calls', 'eager+cache calls', 'lazy calls', 'lazy/eager calls', 'eager cost', 'lazy cost', 'lazy/eager cost'],
     rows,
   );

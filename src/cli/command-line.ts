@@ -30,11 +30,11 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     load: async () => (await import('./hook-program.js')).hookCommand,
   },
   init: {
-    summary: 'set up the stop hook and a starter stopwise.config.json in a project',
+    summary: 'set up the stop hook, the tool guard and a starter stopwise.config.json in a project',
     load: async () => (await import('./init-command.js')).initCommand,
   },
   doctor: {
-    summary: 'try the stop hook setup (configuration, host settings, tests, decision model) without an agent session',
+    summary: 'try the hook setup (configuration, host settings, tests, decision model) without an agent session',
     load: async () => (await import('./doctor-command.js')).doctorCommand,
   },
 };

@@ -1,5 +1,6 @@
 import { describeValue } from '../core/describe-value.js';
 import { EvidenceError, type ReportFormat } from './evidence-error.js';
+import { describeJsonSyntaxError } from '../input/json-syntax-error.js';
 import { addFailure, createTally, finishTally, type ReportEvidence } from './report-evidence.js';
 
 /** How a runner with a jest-compatible JSON report names its tests. */
@@ -112,22 +113,11 @@ function parseInput(input: unknown, format: ReportFormat): unknown {
     return JSON.parse(text);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(detail);
-    const offset = position?.[1] === undefined ? undefined : Number(position[1]);
+    const { offset, line, column } = describeJsonSyntaxError(text, error);
     const truncated = /Unexpected end of JSON input|Unterminated string/.test(detail) || offset === text.length;
-    const location = offset === undefined ? {} : lineAndColumn(text, offset);
+    const location = line === undefined || column === undefined ? {} : { line, column };
     throw new EvidenceError(truncated ? 'truncated' : 'syntax', format, `not valid JSON: ${detail}`, location, { cause: error });
   }
-}
-
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) {
-    line += 1;
-    lineStart = index + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 function commonDirectory(paths: readonly string[]): string {

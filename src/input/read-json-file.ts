@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { describeFsError } from './describe-fs-error.js';
+import { describeJsonSyntaxError } from './json-syntax-error.js';
 
 /** A JSON file read from disk: not there, there but unusable (with why), or its parsed value. */
 export type JsonFile =
@@ -31,11 +32,12 @@ export async function readJsonFile(path: string, options: { readonly maxBytes?: 
   return parsed.ok ? { kind: 'found', value: parsed.value } : { kind: 'invalid', message: parsed.message };
 }
 
-/** Parses JSON text, a leading byte-order mark allowed; an error comes back as `not valid JSON (...)`. */
+/** Parses JSON text, a leading byte-order mark allowed; an error comes back as `not valid JSON at line L, column C: ...`. */
 export function parseJsonText(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string } {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
+    return { ok: true, value: JSON.parse(body) };
   } catch (error) {
-    return { ok: false, message: `not valid JSON (${(error as Error).message})` };
+    return { ok: false, message: describeJsonSyntaxError(body, error).message };
   }
 }

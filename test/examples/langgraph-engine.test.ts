@@ -18,13 +18,10 @@ describe('examples/langgraph-engine.ts', () => {
     ]);
   }, 90_000);
 
-  it('is the complete program of docs/langgraph.md, and every other code block there is marked as a fragment', () => {
+  it('is the first complete program of docs/langgraph.md, printing what the page shows', () => {
     const doc = readFileSync(join(root, 'docs/langgraph.md'), 'utf8');
-    const blocks = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string);
-    const complete = blocks.filter((block) => !block.startsWith('// fragment\n'));
-    expect(complete).toEqual([readFileSync(join(root, 'examples/langgraph-engine.ts'), 'utf8')]);
-    expect(blocks.length).toBeGreaterThan(complete.length);
-    const durable = readFileSync(join(root, 'docs/durable-runtimes.md'), 'utf8');
-    for (const [, block] of durable.matchAll(/```ts\n([\s\S]*?)```/g)) expect(block).toMatch(/^\/\/ fragment\n/);
+    const blocks = [...doc.matchAll(/```ts\n([\s\S]*?)```\n\n```text output\n([\s\S]*?)```/g)].map(([, block, output]) => ({ block, output }));
+    expect(blocks[0]?.block).toBe(readFileSync(join(root, 'examples/langgraph-engine.ts'), 'utf8'));
+    expect(blocks[0]?.output?.trimEnd().split('\n')).toHaveLength(4);
   });
 });

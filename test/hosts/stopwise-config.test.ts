@@ -97,7 +97,7 @@ describe('parseStopwiseConfig', () => {
     expect(problems({ tests: { command: 'x', timeoutMs: 3_000_000_000 } })).toEqual(['tests.timeoutMs: must be at most 2147483647, got 3000000000']);
     expect(problems({ tests: { command: 'x', report: { format: 'xml' } } })).toEqual(['tests.report.format: must be one of "junit", "tap", "vitest-json", "jest-json", "exit-code", got "xml"']);
     expect(problems({ tests, maxConsecutiveBlocks: 1.5 })).toEqual(['maxConsecutiveBlocks: expected an integer, got 1.5']);
-    expect(problems({ tests, decisionModel: { client: 'gpt' } })).toEqual(['decisionModel.client: must be one of "none", "system-one", "openai-compatible", got "gpt"']);
+    expect(problems({ tests, decisionModel: { client: 'gpt' } })).toEqual(['decisionModel.client: must be one of "none", "system-one", "openai-compatible", "ai-sdk", got "gpt"']);
     expect(problems({ tests, task: 't', decisionModel: { client: 'system-one', baseURL: 'not a url' } })).toEqual(['decisionModel.baseURL: must be an http(s) URL, got "not a url"']);
     expect(problems({ tests, outcomesFile: '' })).toEqual(['outcomesFile: must not be empty, got ""']);
     expect(problems([])).toEqual(['the configuration must be a JSON object, got an array']);

@@ -34,6 +34,7 @@ describe('loadPolicyFile: the numbers of the presets', () => {
     ['band.json', '{"doneThreshold": 0.5, "midBandLow": 0.6}', /^band\.json: midBandLow: must not be above doneThreshold/],
     ['array.json', '[0.7]', /^array\.json: .*\(a policy file holds a stop policy document, or an object with doneThreshold, midBandLow, maxSteps, stallRounds\)$/],
     ['broken.json', '{"maxSteps": ', /^broken\.json: not valid JSON/],
+    ['comma.json', '{\n  "version": 2,\n  "rules": [],\n}', /^comma\.json: not valid JSON at line 4, column 1: expected double-quoted property name$/],
   ])('refuses %s, naming the file and the field', async (name, text, message) => {
     const result = await load(name, text);
     expect(result.ok).toBe(false);

@@ -20,8 +20,8 @@ describe('readJsonFile', () => {
 
   it('tells a missing file from one that is there but unusable', async () => {
     expect(await readJsonFile(join(folder, 'nope.json'))).toEqual({ kind: 'missing' });
-    expect(await readJsonFile(file('broken.json', '{"a": '))).toEqual({ kind: 'invalid', message: expect.stringMatching(/^not valid JSON \(/) });
-    expect(await readJsonFile(file('empty.json', ''))).toEqual({ kind: 'invalid', message: expect.stringMatching(/^not valid JSON/) });
+    expect(await readJsonFile(file('broken.json', '{"a": '))).toEqual({ kind: 'invalid', message: 'not valid JSON at line 1, column 7: unexpected end of JSON input' });
+    expect(await readJsonFile(file('empty.json', ''))).toEqual({ kind: 'invalid', message: 'not valid JSON at line 1, column 1: unexpected end of JSON input' });
     mkdirSync(join(folder, 'dir.json'));
     expect(await readJsonFile(join(folder, 'dir.json'))).toEqual({ kind: 'invalid', message: 'cannot be read (is a folder, expected a file)' });
   });
@@ -40,6 +40,15 @@ describe('readJsonFile', () => {
 describe('parseJsonText', () => {
   it('parses text, skipping a byte-order mark, and words an error', () => {
     expect(parseJsonText('\ufeff{"ok": true}')).toEqual({ ok: true, value: { ok: true } });
-    expect(parseJsonText('nope')).toEqual({ ok: false, message: expect.stringMatching(/^not valid JSON \(.+\)$/) });
+    expect(parseJsonText('nope')).toEqual({ ok: false, message: "not valid JSON (unexpected token 'o')" });
+  });
+
+  it('names the line and column of a syntax error, not a character offset, on every Node version', () => {
+    // A trailing comma on line 4: Node 20 says "at position 46", Node 22 adds "(line 4 column 16)".
+    expect(parseJsonText('{\n  "version": 2,\n  "rules": [\n    {"id": "a",}\n  ]\n}')).toEqual({
+      ok: false,
+      message: 'not valid JSON at line 4, column 16: expected double-quoted property name',
+    });
+    expect(parseJsonText('\ufeff{"a": 1}\n{"b": 2}')).toEqual({ ok: false, message: 'not valid JSON at line 2, column 1: unexpected non-whitespace character after JSON' });
   });
 });

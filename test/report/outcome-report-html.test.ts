@@ -148,7 +148,9 @@ describe('renderOutcomeReport', () => {
         expect(trueSuccess).toBe(`${Number(((summary?.trueSuccessRate ?? 0) * 100).toFixed(1))}%`);
         expect(correctGiveUp).toBe(`${Number(((summary?.correctGiveUpRate ?? 0) * 100).toFixed(1))}%`);
       }
-      expect(dom.limits.map((row) => [row[0], Number(row[2])])).toEqual(types.map((type) => [type, report.suggestedLimits[type]?.limits.maxSteps]));
+      expect(dom.limits.map((row) => [row[0], row[2]])).toEqual(
+        types.map((type) => [type, `${report.suggestedLimits[type]?.limits.maxSteps} (${report.suggestedLimits[type]?.basedOn.maxSteps} runs)`]),
+      );
       expect(dom.skipped).toBe('1 unreadable line skipped');
 
     });

@@ -145,16 +145,17 @@ export default async function run(): Promise<void> {
 let toolCall = 0;
 
 /**
- * A Claude Code tool hook input of the bench's one agent session: the calls
- * cycle through 40 commands, each failing with a 2 KB output, so the state
- * holds as many distinct calls as it keeps.
+ * A Claude Code tool hook input of the bench's one agent session: every call
+ * is a new command failing with a 2 KB output, so the state holds as many
+ * distinct calls as it keeps and the guard lets each one go ahead (a cycle of
+ * the same calls and results would be a stall the guard acts on).
  */
 function toolInput(project: string, phase: 'pre' | 'post'): string {
   const n = toolCall++;
-  const command = `npm test -- --grep case-${n % 40}`;
+  const command = `npm test -- --grep case-${n}`;
   const common = { session_id: 'bench-tools', cwd: project, transcript_path: join(project, 't.jsonl'), permission_mode: 'default', tool_name: 'Bash', tool_use_id: `call-${n}` };
   if (phase === 'pre') return JSON.stringify({ ...common, hook_event_name: 'PreToolUse', tool_input: { command } });
-  const output = `${'x'.repeat(2048)}\nError: case ${n % 40} failed`;
+  const output = `${'x'.repeat(2048)}\nError: case ${n} failed`;
   return JSON.stringify({ ...common, hook_event_name: 'PostToolUse', tool_input: { command }, tool_response: { stdout: output, stderr: '', interrupted: false } });
 }
 

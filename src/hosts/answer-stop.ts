@@ -2,7 +2,7 @@ import { formatDuration } from '../core/format-duration.js';
 import { describeDecision, taskContext } from '../core/policy/describe-decision.js';
 import { decide, needsJudgement } from '../core/policy/decide.js';
 import { hookStopPolicy } from '../core/policy/hook-stop-policy.js';
-import { parseStopPolicy } from '../core/policy/parse-stop-policy.js';
+import { parseStopPolicy, presetStopPolicy } from '../core/policy/parse-stop-policy.js';
 import type { StopDecision } from '../core/policy/stop-decision.js';
 import type { StopEvent } from '../core/policy/stop-event.js';
 import type { RuleOutcome, StopPolicyDocument, StopRule } from '../core/policy/stop-policy-document.js';
@@ -37,7 +37,9 @@ export function hookPolicy(config: Pick<StopwiseConfig, 'policy' | 'stopPolicy' 
   const rules: StopRule[] = base.rules.flatMap((rule) =>
     rule.then.kind !== 'retry' ? [rule] : [{ id: `${rule.id}_capped`, when: { all: [rule.when, { retries: { atLeast: Math.max(1, limit) } }] }, then }, rule],
   );
-  return parseStopPolicy({ ...base, rules: limit === 0 ? rules.filter((rule) => rule.then.kind !== 'retry') : rules });
+  const document = { ...base, rules: limit === 0 ? rules.filter((rule) => rule.then.kind !== 'retry') : rules };
+  // The caps wrap rules that are valid already; a user's own policy is checked again, since its rule ids might clash with a cap's.
+  return config.stopPolicy === undefined ? presetStopPolicy(document) : parseStopPolicy(document);
 }
 
 /** What a stop attempt needs besides the session's state. */

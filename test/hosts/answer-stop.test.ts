@@ -8,6 +8,7 @@ import { initialStopState, type StopState } from '../../src/core/policy/stop-sta
 import type { TestEvidence } from '../../src/core/test-evidence.js';
 import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';
+import { createStopPolicy, DEFAULT_POLICY } from '../../src/core/stop-policy.js';
 import { answerStop, encodedStop, handOffMessage, hookPolicy, HUMAN_REVIEW_NOTE, type StopSession } from '../../src/hosts/answer-stop.js';
 import { HOSTS, type BlockCap, type HookEvent } from '../../src/hosts/host.js';
 import type { ProjectTestRun, ProjectTestRunner } from '../../src/hosts/project-tests.js';
@@ -240,5 +241,18 @@ describe('encodedStop and handOffMessage', () => {
     const cap = { blocks: 1, source: 'CLAUDE_CODE_STOP_HOOK_BLOCK_CAP' };
     const [, capped] = decideAll(hookPolicy(config({ maxConsecutiveBlocks: 5 }), cap), [{ tests: RED, decisionModel: 'none' }, { tests: RED, decisionModel: 'none' }]);
     expect(handOffMessage(capped as StopDecision, host, cap)).toMatch(/^stopwise: Claude Code ends the run after 1 blocks in a row \(CLAUDE_CODE_STOP_HOOK_BLOCK_CAP\), so stopwise hands the run to you instead: a person should look \(stop \(need_help\) at step 2 by rule tests_failed_capped \(host_block_cap\)/);
+  });
+});
+
+describe('hookPolicy, checked by the schema', () => {
+  it('builds, for any numbers, block cap and host cap, a document the schema accepts as it is', () => {
+    for (const maxConsecutiveBlocks of [1, 2, 5]) {
+      for (const cap of [undefined, { blocks: 0, source: 'host' }, { blocks: 1, source: 'host' }, { blocks: 8, source: 'host' }]) {
+        for (const policy of [DEFAULT_POLICY, createStopPolicy({ doneThreshold: 0.9, midBandLow: 0.2, maxSteps: 3, stallRounds: 2 })]) {
+          const built = hookPolicy({ policy, maxConsecutiveBlocks }, cap);
+          expect(parseStopPolicy(JSON.parse(JSON.stringify(built)))).toEqual(built);
+        }
+      }
+    }
   });
 });

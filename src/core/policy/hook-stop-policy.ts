@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from '../stop-policy.js';
-import { parseStopPolicy } from './parse-stop-policy.js';
+import { presetStopPolicy } from './parse-stop-policy.js';
 import { STOP_POLICY_VERSION, type RuleCondition, type StopPolicyDocument } from './stop-policy-document.js';
 
 /** The ids of the hook preset's rules, in order. */
@@ -50,7 +50,7 @@ export function hookStopPolicy(policy: StopPolicy = DEFAULT_POLICY, options: Hoo
   assertStopPolicy(policy);
   const blocks = options.maxConsecutiveBlocks ?? 1;
   if (!Number.isInteger(blocks) || blocks < 1) throw new RangeError(`maxConsecutiveBlocks must be a positive integer, got ${String(blocks)}`);
-  return parseStopPolicy(hookRules(policy, blocks));
+  return presetStopPolicy(hookRules(policy, blocks));
 }
 
 function hookRules(policy: StopPolicy, maxConsecutiveBlocks: number): StopPolicyDocument {

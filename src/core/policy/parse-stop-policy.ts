@@ -17,13 +17,34 @@ import { StopPolicyError } from './stop-policy-error.js';
  * //                  rules[1].when.tests: must be one of "no_tests_ran", "failed", ... got "faild" (did you mean "failed"?)
  */
 export function parseStopPolicy(value: unknown): StopPolicyDocument {
-  const problems = stopPolicyProblems(value);
-  if (problems.length > 0) throw new StopPolicyError(problems);
-  return deepFreeze(stopPolicySchema.parse(value));
+  const checked = checkStopPolicy(value);
+  if (!checked.ok) throw new StopPolicyError(checked.problems);
+  return checked.policy;
+}
+
+/** The documents this module returned: frozen and valid, so they are not parsed again (a hook parses on every run). */
+const validated = new WeakSet<object>();
+
+/** One pass of the schema over `value`: the frozen document, or every problem. */
+function checkStopPolicy(value: unknown): { readonly ok: true; readonly policy: StopPolicyDocument } | { readonly ok: false; readonly problems: SchemaProblem[] } {
+  if (typeof value === 'object' && value !== null && validated.has(value)) return { ok: true, policy: value as StopPolicyDocument };
+  const early = shapeProblems(value);
+  if (early.length > 0) return { ok: false, problems: early };
+  const parsed = stopPolicySchema.safeParse(value, { reportInput: true });
+  if (!parsed.success) return { ok: false, problems: schemaProblems(stopPolicySchema, parsed.error.issues, value) };
+  const policy = deepFreeze(parsed.data);
+  validated.add(policy);
+  return { ok: true, policy };
 }
 
 /** Every problem of `value` as a policy document (none: it is one). */
 export function stopPolicyProblems(value: unknown): SchemaProblem[] {
+  const checked = checkStopPolicy(value);
+  return checked.ok ? [] : checked.problems;
+}
+
+/** What is wrong before the schema is worth running: not an object, or the format of 0.1. */
+function shapeProblems(value: unknown): SchemaProblem[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return [{ path: '', message: `a stop policy must be an object { version, rules }, got ${describeValue(value)}` }];
   }
@@ -38,8 +59,7 @@ export function stopPolicyProblems(value: unknown): SchemaProblem[] {
       },
     ];
   }
-  const parsed = stopPolicySchema.safeParse(value, { reportInput: true });
-  return parsed.success ? [] : schemaProblems(stopPolicySchema, parsed.error.issues, value);
+  return [];
 }
 
 /**
@@ -48,10 +68,10 @@ export function stopPolicyProblems(value: unknown): SchemaProblem[] {
  * (`policy.rules[2].when.tests`). Never throws.
  */
 export function parseStopPolicyAt(at: readonly PropertyKey[], value: unknown): { ok: true; policy: StopPolicyDocument } | { ok: false; problems: SchemaProblem[] } {
-  const problems = stopPolicyProblems(value);
-  if (problems.length === 0) return { ok: true, policy: deepFreeze(stopPolicySchema.parse(value)) };
+  const checked = checkStopPolicy(value);
+  if (checked.ok) return checked;
   const prefix = formatPath(at);
-  return { ok: false, problems: problems.map((problem) => ({ path: problem.path === '' ? prefix : problem.path.startsWith('[') ? `${prefix}${problem.path}` : `${prefix}.${problem.path}`, message: problem.message })) };
+  return { ok: false, problems: checked.problems.map((problem) => ({ path: problem.path === '' ? prefix : problem.path.startsWith('[') ? `${prefix}${problem.path}` : `${prefix}.${problem.path}`, message: problem.message })) };
 }
 
 /**
@@ -61,6 +81,18 @@ export function parseStopPolicyAt(at: readonly PropertyKey[], value: unknown): {
  */
 export function isStopPolicyDocumentShape(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'rules');
+}
+
+/**
+ * A document this library builds from numbers it has already checked (the
+ * seed and hook presets): frozen and taken as valid without a pass of the
+ * schema, which costs a hook process several milliseconds on every run. Only
+ * for builders whose every output the tests parse with the schema.
+ */
+export function presetStopPolicy(document: StopPolicyDocument): StopPolicyDocument {
+  const policy = deepFreeze(document);
+  validated.add(policy);
+  return policy;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from '../stop-policy.js';
-import { parseStopPolicy } from './parse-stop-policy.js';
+import { presetStopPolicy } from './parse-stop-policy.js';
 import { STOP_POLICY_VERSION, type StopPolicyDocument } from './stop-policy-document.js';
 
 /** The ids of the seed preset's rules, in order: the action table's rules 1 to 8. */
@@ -30,7 +30,7 @@ export function seedStopPolicy(policy: StopPolicy = DEFAULT_POLICY): StopPolicyD
   const key = `${policy.doneThreshold}/${policy.midBandLow}/${policy.maxSteps}/${policy.stallRounds}`;
   let document = documents.get(key);
   if (document === undefined) {
-    document = parseStopPolicy(seedRules(policy));
+    document = presetStopPolicy(seedRules(policy));
     if (documents.size >= 64) documents.clear();
     documents.set(key, document);
   }

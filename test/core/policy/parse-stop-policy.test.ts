@@ -1,6 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { hookStopPolicy } from '../../../src/core/policy/hook-stop-policy.js';
 import { isStopPolicyDocumentShape, parseStopPolicy, parseStopPolicyAt } from '../../../src/core/policy/parse-stop-policy.js';
-import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
+import { SEED_STOP_POLICY, seedStopPolicy } from '../../../src/core/policy/seed-stop-policy.js';
+import type { StopPolicyDocument } from '../../../src/core/policy/stop-policy-document.js';
+import { stopPolicy } from '../arbitraries.js';
 import { StopPolicyError } from '../../../src/core/policy/stop-policy-error.js';
 
 const rule = (when: unknown, then: unknown = { kind: 'stop', exit: 'success', reason: 'ok' }, id = 'r') => ({ id, when, then });
@@ -131,5 +135,27 @@ describe('isStopPolicyDocumentShape', () => {
     expect(isStopPolicyDocumentShape([])).toBe(false);
     expect(isStopPolicyDocumentShape(null)).toBe(false);
     expect(isStopPolicyDocumentShape(Object.create({ rules: [] }))).toBe(false);
+  });
+});
+
+describe('presetStopPolicy', () => {
+  // The presets are taken as valid without a pass of the schema: every one they can build must pass it.
+  const reparsed = (document: StopPolicyDocument) => parseStopPolicy(JSON.parse(JSON.stringify(document)));
+
+  it('takes only documents the schema accepts: the seed and hook presets for any numbers (property)', () => {
+    fc.assert(
+      fc.property(stopPolicy, fc.integer({ min: 1, max: 6 }), (numbers, blocks) => {
+        expect(reparsed(seedStopPolicy(numbers))).toEqual(seedStopPolicy(numbers));
+        const hook = hookStopPolicy(numbers, { maxConsecutiveBlocks: blocks });
+        expect(reparsed(hook)).toEqual(hook);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('returns a document it made as it is, without parsing it again', () => {
+    const once = parseStopPolicy(JSON.parse(JSON.stringify(SEED_STOP_POLICY)));
+    expect(parseStopPolicy(once)).toBe(once);
+    expect(Object.isFrozen(once.rules[0])).toBe(true);
   });
 });

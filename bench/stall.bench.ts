@@ -2,11 +2,15 @@
 // OpenHands' StuckDetector and Gemini CLI's tool-call loop check, per source and
 // overall: wasted runs caught, share of their steps saved, successful runs
 // stopped before their end (false alarms, with a Clopper–Pearson bound), the
-// OpenHands unit cases agreed with, and CPU per step.
+// OpenHands unit cases agreed with, and CPU per step. The defaults are also given
+// as ratios against each port, measured in the same run on the same runs, and the
+// thresholds and the learned score fitted on one half of the runs are measured on
+// the other.
 import type { StallStep } from '../src/index.js';
 import { DEFAULT_STALL_OPTIONS, initialStallState, observeStep, type StallOptionsInput, type StallPattern } from '../src/stall/index.js';
 import { clopperPearsonUpper } from '../src/calibrate/risk-bounds.js';
 import { calibrateStallDetector, type StallRun } from '../src/calibrate/calibrate-stall-detector.js';
+import { evaluateStallScore, fitStallScore, type StallScoreFigures } from '../src/calibrate/fit-stall-score.js';
 import { Murmur128 } from '../src/core/murmur-hash.js';
 import { printTable } from './harness.js';
 import {
@@ -182,30 +186,45 @@ function sum(figures: readonly Figures[]): Figures {
   return total;
 }
 
+// `part` against `baseline` as a ratio: "-" when both are 0, "new" when only the baseline is.
+function ratio(part: number, baseline: number): string {
+  if (baseline === 0) return part === 0 ? '-' : 'new';
+  return `${(part / baseline).toFixed(2)}×`;
+}
+
+// One cell of the comparison: both counts and their ratio.
+const against = (part: number, baseline: number): string => `${part} vs ${baseline} (${ratio(part, baseline)})`;
+
 const off = false as const;
+// One option at a time away from the defaults (a pattern off by default is turned on with the values given).
 const VARIANTS: readonly (readonly [string, StallOptionsInput])[] = [
   ['defaults', {}],
   ['repeatedResult 3', { repeatedResult: { repeats: 3 } }],
   ['repeatedResult 5', { repeatedResult: { repeats: 5 } }],
+  ['repeatedResult failing 4', { repeatedResult: { failingRepeats: 4 } }],
   ['repeatedResult off', { repeatedResult: off }],
-  ['repeatedFailingCall 4', { repeatedFailingCall: { repeats: 4 } }],
+  ['repeatedFailingCall 3', { repeatedFailingCall: { repeats: 3 } }],
+  ['repeatedFailingCall 5', { repeatedFailingCall: { repeats: 5 } }],
   ['repeatedFailingCall off', { repeatedFailingCall: off }],
-  ['repeatedError 3', { repeatedError: { repeats: 3, infrastructureRepeats: 8 } }],
-  ['repeatedError 5', { repeatedError: { repeats: 5, infrastructureRepeats: 8 } }],
+  ['repeatedError 3', { repeatedError: { repeats: 3 } }],
+  ['repeatedError 5', { repeatedError: { repeats: 5 } }],
   ['repeatedError off', { repeatedError: off }],
-  ['cycle repeats 2', { cycle: { maxPeriod: 4, repeats: 2 } }],
-  ['cycle maxPeriod 8', { cycle: { maxPeriod: 8, repeats: 3 } }],
+  ['cycle repeats 2', { cycle: { repeats: 2 } }],
+  ['cycle maxPeriod 8', { cycle: { maxPeriod: 8 } }],
   ['cycle off', { cycle: off }],
-  ['revisit 4', { revisit: { repeats: 4, window: 32 } }],
-  ['revisit 6', { revisit: { repeats: 6, window: 32 } }],
-  ['revisit 8', { revisit: { repeats: 8, window: 32 } }],
+  ['revisit 4', { revisit: { repeats: 4 } }],
+  ['revisit 5', { revisit: { repeats: 5 } }],
+  ['revisit 8', { revisit: { repeats: 8 } }],
   ['revisit off', { revisit: off }],
-  ['noProgress 3', { noProgress: { repeats: 3, window: 16 } }],
-  ['noProgress 5', { noProgress: { repeats: 5, window: 16 } }],
-  ['noProgress off', { noProgress: off }],
+  ['repeatedPair 5', { repeatedPair: { repeats: 5 } }],
+  ['repeatedPair 8', { repeatedPair: { repeats: 8 } }],
+  ['repeatedPair off', { repeatedPair: off }],
+  ['noProgress 3', { noProgress: { repeats: 3 } }],
+  ['noProgress 4', { noProgress: { repeats: 4 } }],
+  ['noProgress 4, every run', { noProgress: { repeats: 4, nothingNew: false } }],
+  ['monologue off', { monologue: off }],
   ['repeatedCall 5', { repeatedCall: { repeats: 5 } }],
-  ['repeatedCall 6', { repeatedCall: { repeats: 6 } }],
-  ['repeatedCall off', { repeatedCall: off }],
+  ['repeatedCall 8', { repeatedCall: { repeats: 8 } }],
   ['inferErrors off', { inferErrors: false }],
 ];
 
@@ -267,6 +286,26 @@ export default async function run(): Promise<void> {
     rows,
   );
 
+  // The defaults against each port, per corpus, on the same runs in this run: counts and their ratio.
+  const ratioRows: string[][] = [];
+  const [ours, ...baselines] = detectors as [Detector, ...Detector[]];
+  const oursPerSource = sources.map((source) => measureRuns(ours, source.runs));
+  for (const baseline of baselines) {
+    const theirs = sources.map((source) => measureRuns(baseline, source.runs));
+    const pairs: [string, Figures, Figures][] = [
+      ...sources.map((source, i): [string, Figures, Figures] => [source.name, oursPerSource[i] as Figures, theirs[i] as Figures]),
+      ['overall', sum(oursPerSource), sum(theirs)],
+    ];
+    for (const [source, a, b] of pairs) {
+      ratioRows.push([source, baseline.name, against(a.caught, b.caught), against(a.savedSteps, b.savedSteps), against(a.falseAlarms, b.falseAlarms)]);
+    }
+  }
+  printTable(
+    'stopwise defaults against each baseline, measured in this run on the same runs (stopwise vs baseline, and the ratio)',
+    ['source', 'baseline', 'wasted runs caught', 'wasted steps saved', 'good runs stopped early'],
+    ratioRows,
+  );
+
   const patterns = [...(defaults[0]?.patterns ?? new Map<string, { wasted: number; good: number }>())].sort((a, b) => b[1].wasted - a[1].wasted);
   printTable(
     'Default options: the pattern that fired first',
@@ -312,7 +351,7 @@ export default async function run(): Promise<void> {
   const tookMs = performance.now() - began;
   const chosen = stallDetector('calibrated on half A', calibration.options);
   const describe = (o: StallOptionsInput): string =>
-    (['repeatedResult', 'repeatedFailingCall', 'repeatedError', 'cycle', 'revisit', 'noProgress', 'monologue', 'repeatedCall'] as const)
+    (['repeatedResult', 'repeatedFailingCall', 'repeatedError', 'cycle', 'revisit', 'repeatedPair', 'noProgress', 'monologue', 'repeatedCall'] as const)
       .map((key) => {
         const value = o[key];
         return `${key} ${value === false || value === undefined ? 'off' : value.repeats}`;
@@ -329,6 +368,35 @@ export default async function run(): Promise<void> {
   );
   console.log(`\nchosen (certified: ${calibration.certified}): ${describe(calibration.options)}`);
   console.log(`defaults: ${describe(DEFAULT_STALL_OPTIONS)}`);
+
+  // The learned score: weights fitted and the threshold certified on half A (split again inside), measured on half B.
+  const scoreBegan = performance.now();
+  const fitted = fitStallScore(labelled(halfA), { maxFalseAlarm: CALIBRATION_MAX_FALSE_ALARM, confidence: CONFIDENCE });
+  const scoreMs = performance.now() - scoreBegan;
+  const scoreRow = (name: string, f: StallScoreFigures): string[] => [
+    name,
+    `${f.wastedCaught}/${f.wastedRuns} (${percent(f.wastedCaught, f.wastedRuns)})`,
+    percent(f.wastedStepsSaved, f.wastedSteps),
+    `${f.falseAlarms}/${f.successRuns} (${percent(f.falseAlarms, f.successRuns)})`,
+    f.successRuns === 0 ? '-' : `${(100 * f.falseAlarmUpper).toFixed(1)}%`,
+  ];
+  printTable(
+    `fitStallScore on half A (max false alarm ${CALIBRATION_MAX_FALSE_ALARM * 100}% at ${CONFIDENCE * 100}%, ${scoreMs.toFixed(0)} ms), measured on half B`,
+    ['runs', 'wasted caught', 'steps saved', 'good stopped early', `CP ${CONFIDENCE * 100}% upper`],
+    [
+      scoreRow('half A, weights', fitted.fit),
+      scoreRow('half A, threshold', fitted.calibration),
+      scoreRow('half B', evaluateStallScore(fitted.model, labelled(halfB), CONFIDENCE)),
+    ],
+  );
+  const weights = Object.entries(fitted.model.weights)
+    .filter(([, weight]) => weight > 0)
+    .map(([name, weight]) => `${name} ${weight.toFixed(2)}`)
+    .join(', ');
+  console.log(
+    `\nscore (certified: ${fitted.certified}, threshold ${fitted.model.threshold === null ? 'none' : fitted.model.threshold.toFixed(3)}, window ${fitted.model.window}, ` +
+      `bias ${fitted.model.bias.toFixed(2)}): ${weights === '' ? 'every weight 0' : weights}`,
+  );
 
   const misses = cases.filter((c) => detectors[0]?.unitCase(c) !== c.expected_stuck).map((c) => c.case_id.split('/').pop() ?? c.case_id);
   console.log(`\nOpenHands unit cases the defaults disagree with: ${misses.length === 0 ? 'none' : misses.join(', ')}`);

@@ -1,11 +1,5 @@
-import {
-  initialStallScoreState,
-  observeScoreFeatures,
-  STALL_SCORE_FEATURES,
-  stallScore,
-  type StallScoreFeature,
-  type StallScoreModel,
-} from '../core/stall-detection/stall-score.js';
+import { STALL_SCORE_FEATURES, STALL_SCORE_MAX_WINDOW, type StallScoreFeature, type StallScoreModel } from '../core/stall-detection/stall-options.js';
+import { initialStallScoreState, observeScoreFeatures, stallScore } from '../core/stall-detection/stall-score.js';
 import type { StallRun } from './calibrate-stall-detector.js';
 import { clopperPearsonUpper } from './risk-bounds.js';
 
@@ -69,7 +63,9 @@ export function fitStallScore(runs: readonly StallRun[], options: StallScoreFitO
   const share = options.calibrationShare ?? 0.5;
   assertUnit('calibrationShare', share);
   const window = options.window ?? DEFAULT_WINDOW;
-  if (!Number.isInteger(window) || window < 2 || window > 64) throw new RangeError(`window must be an integer from 2 to 64, got ${String(window)}`);
+  if (!Number.isInteger(window) || window < 2 || window > STALL_SCORE_MAX_WINDOW) {
+    throw new RangeError(`window must be an integer from 2 to ${STALL_SCORE_MAX_WINDOW}, got ${String(window)}`);
+  }
   const seed = options.seed ?? 1;
   const fitRuns: StallRun[] = [];
   const calibrationRuns: StallRun[] = [];

@@ -1,7 +1,6 @@
 import { parseStopPolicy } from '../core/policy/parse-stop-policy.js';
 import type { StopPolicyDocument, StopRule } from '../core/policy/stop-policy-document.js';
-import type { StallOptions } from '../core/stall-detection/stall-options.js';
-import type { StallScoreModel } from '../core/stall-detection/stall-score.js';
+import type { StallOptions, StallScoreModel } from '../core/stall-detection/stall-options.js';
 
 /** What a calibrated stall rule stops on: the rule patterns' options, or a learned score. */
 export type CalibratedStall = { readonly options: StallOptions } | { readonly model: StallScoreModel };

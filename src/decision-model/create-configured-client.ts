@@ -52,6 +52,9 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Time allowed for each request when `timeoutMs` is not given, as the HTTP clients have it. */
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** The entry that holds the AI SDK decision model, imported by name (see the `ai-sdk` branch below). */
+const AI_SDK_ENTRY: string = 'stopwise/ai-sdk';
+
 /**
  * Builds a decision-model client from a plain configuration and the
  * environment, loading only the client module it names. Throws a
@@ -99,7 +102,9 @@ export async function createConfiguredClient(
 
   if (checked.client === 'ai-sdk') {
     if (checked.model === undefined) throw missingSettings('ai-sdk', [`the model (${names.model}: an id the AI SDK's default provider resolves)`]);
-    const aiSdk = await import('../integrations/ai-sdk/decision-model-client.js').catch((error: unknown) => {
+    // Through the package's own `stopwise/ai-sdk` entry, named by a variable: a bundler of an app that never
+    // configures this client then does not follow the import to the AI SDK, which the app may not have.
+    const aiSdk = await (import(/* webpackIgnore: true */ /* @vite-ignore */ AI_SDK_ENTRY) as Promise<typeof import('../integrations/ai-sdk/index.js')>).catch((error: unknown) => {
       throw new DecisionModelError('configuration', `the ai-sdk decision model needs the ai package (AI SDK 7) installed in the project: ${(error as Error).message}`, { cause: error });
     });
     let inner: DecisionModelClient;

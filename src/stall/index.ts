@@ -12,8 +12,8 @@ export { observeStep, detectStall } from '../core/stall-detection/observe-step.j
 export { initialStallState } from '../core/stall-detection/stall-state.js';
 export type { StallState } from '../core/stall-detection/stall-state.js';
 export { DEFAULT_STALL_OPTIONS } from '../core/stall-detection/stall-options.js';
-export type { StallOptions, StallOptionsInput } from '../core/stall-detection/stall-options.js';
+export type { StallOptions, StallOptionsInput, StallScoreModel } from '../core/stall-detection/stall-options.js';
 export type { StallFinding } from '../core/stall-detection/stall-finding.js';
 export type { StallPattern } from '../core/stall-detection/stall-pattern.js';
 export { observeStallScore, initialStallScoreState } from '../core/stall-detection/stall-score.js';
-export type { StallScoreModel, StallScoreState } from '../core/stall-detection/stall-score.js';
+export type { StallScoreState } from '../core/stall-detection/stall-score.js';

@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { calibrateStallDetector } from '../../src/calibrate/calibrate-stall-detector.js';
+import { fitStallScore } from '../../src/calibrate/fit-stall-score.js';
+import { withStallRule } from '../../src/calibrate/stall-stop-policy.js';
+import { hookStopPolicy } from '../../src/core/policy/hook-stop-policy.js';
+import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
 import { stallCalibrationSentences } from '../../src/calibrate/describe-stall-calibration.js';
 import { renderStallCalibrationReport } from '../../src/calibrate/stall-calibration-report-html.js';
 import { detectStall } from '../../src/stall/index.js';
@@ -77,6 +81,52 @@ describe('stopwise calibrate-stall', () => {
     expect(() => JSON.parse(json.stdout) as unknown).not.toThrow();
   });
 
+  it('writes the chosen options as a step-history rule of the hook preset with --policy-out', async () => {
+    const out = join(folder, 'policies', 'rules.json');
+    const { code, stdout, stderr } = await runCli(['calibrate-stall', runsFile, '--max-false-alarm', '0.02', '--policy-out', out]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe(`policy written to ${out} (a stop policy document for decide, runAgentLoop and the hook configuration)`);
+    expect(parseStopPolicy(JSON.parse(readFileSync(out, 'utf8')))).toEqual(withStallRule(hookStopPolicy(), { options: expected.options }));
+  });
+
+  it('fits the learned score with --model score and writes it as a rule after the limit rules of the policy given', async () => {
+    const base = write(
+      'base-policy.json',
+      JSON.stringify({
+        version: 2,
+        rules: [
+          { id: 'cap', when: { limit: { of: 'steps', max: 60 } }, then: { kind: 'stop', exit: 'limit', reason: 'step_cap' } },
+          { id: 'more', when: { always: true }, then: { kind: 'continue' } },
+        ],
+      }),
+    );
+    const out = join(folder, 'policies', 'score.json');
+    const { code, stdout, stderr } = await runCli(['calibrate-stall', runsFile, '--max-false-alarm', '0.05', '--model', 'score', '--policy', base, '--policy-out', out, '--json']);
+    expect(code).toBe(0);
+    expect(stderr).toBe(`stopwise calibrate-stall: policy written to ${out} (a stop policy document for decide, runAgentLoop and the hook configuration)\n`);
+    const fitted = fitStallScore(runs, { maxFalseAlarm: 0.05, confidence: 0.95, calibrationShare: 0.5, seed: 1 });
+    expect(fitted.certified).toBe(true);
+    expect(JSON.parse(stdout)).toEqual({ model: fitted.model, certified: true, neededSuccessRuns: 59, figures: { fit: fitted.fit, calibration: fitted.calibration } });
+    const written = parseStopPolicy(JSON.parse(readFileSync(out, 'utf8')));
+    expect(written.rules.map((rule) => rule.id)).toEqual(['cap', 'stalled_score', 'more']);
+    expect(written.rules[1]?.when).toEqual({ stall: { detector: 'score', model: fitted.model } });
+  });
+
+  it('says with --model score when too few successful runs were kept apart, and writes a score rule that never holds', async () => {
+    const out = join(folder, 'policies', 'never.json');
+    const { code, stdout, stderr } = await runCli(['calibrate-stall', runsFile, '--max-false-alarm', '0.02', '--model', 'score', '--policy-out', out]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const fitted = fitStallScore(runs, { maxFalseAlarm: 0.02 });
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      `No threshold is certified: ${fitted.calibration.successRuns} successful runs were kept apart, and 149 with no false alarm are needed for 2% at 95% confidence; the score never stops a run.`,
+    );
+    expect(stdout).toContain('verdict: NOT CERTIFIED (never stops)');
+    expect(lines.at(-1)).toBe(`${out} written: nothing was certified, so its stall rule never holds`);
+    const written = parseStopPolicy(JSON.parse(readFileSync(out, 'utf8')));
+    expect(written.rules.find((rule) => rule.id === 'stalled_score')?.when).toEqual({ stall: { detector: 'score', model: { ...fitted.model, threshold: null } } });
+  });
+
   it('says how many successful runs are needed when too few are given, and chooses nothing', async () => {
     const few = write('few.jsonl', stallRunsJsonl(labelledStallRuns(20, 10)));
     const { code, stdout } = await runCli(['calibrate-stall', few, '--max-false-alarm', '0.02', '--confidence', '0.9']);
@@ -132,6 +182,9 @@ describe('stopwise calibrate-stall', () => {
     [['calibrate-stall', '--max-false-alarm', '0.02'], /expected one file of labelled runs, got 0/],
     [['calibrate-stall', 'a.jsonl', 'b.jsonl', '--max-false-alarm', '0.02'], /expected one file of labelled runs, got 2/],
     [['calibrate-stall', 'runs.jsonl', '--max-false-alarm', '0.02', '--bogus'], /unknown option --bogus/],
+    [['calibrate-stall', 'runs.jsonl', '--max-false-alarm', '0.02', '--model', 'tree'], /--model must be rules or score, got tree/],
+    [['calibrate-stall', 'runs.jsonl', '--max-false-alarm', '0.02', '--model', 'score', '--html', 'r.html'], /--html reports the rules; it does not go with --model score/],
+    [['calibrate-stall', 'runs.jsonl', '--max-false-alarm', '0.02', '--policy', 'p.json'], /--policy names the policy the rule is added to; it goes with --policy-out/],
   ])('exits 2 on a usage error: %j', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);

@@ -1,7 +1,6 @@
 import type { StallFinding } from '../stall-detection/stall-finding.js';
-import type { StallOptionsInput } from '../stall-detection/stall-options.js';
+import { STALL_SCORE_FEATURES, type StallOptionsInput, type StallScoreFeature, type StallScoreModel } from '../stall-detection/stall-options.js';
 import type { StallPattern } from '../stall-detection/stall-pattern.js';
-import { STALL_SCORE_FEATURES, type StallScoreFeature, type StallScoreModel } from '../stall-detection/stall-score.js';
 import { lowestCriterion, type CriterionProbabilities, type LowestCriterion } from '../criterion-probabilities.js';
 import type { FinishSignal } from '../finish-signal.js';
 import type { TestEvidence } from '../test-evidence.js';

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import { stallOptionsInputSchema, type StallOptionsInput } from '../stall-detection/stall-options.js';
+import { stallOptionsInputSchema, stallScoreModelSchema, type StallOptionsInput, type StallScoreModel } from '../stall-detection/stall-options.js';
 import { STALL_PATTERNS, type StallPattern } from '../stall-detection/stall-pattern.js';
-import { stallScoreModelSchema, type StallScoreModel } from '../stall-detection/stall-score.js';
 import { STOP_EXITS, type StopExit } from './stop-decision.js';
 
 /** The version of the policy document format this package reads and writes. */

@@ -225,7 +225,9 @@ export function observeDigest(state: StallState, step: StepDigest, options?: Sta
         'no-progress',
         check.runs,
         check.since,
-        `${capitalize(name)} gave the same failing result ${check.runs} times and nothing new came in between; rethink the cause.`,
+        opts.noProgress.nothingNew
+          ? `${capitalize(name)} gave the same failing result ${check.runs} times and nothing new came in between; rethink the cause.`
+          : `${capitalize(name)} gave the same failing result ${check.runs} times despite the steps in between; those changes do not fix it, so rethink the cause.`,
       );
     }
     if (step.tests !== undefined && tests !== null && tests.count >= opts.noProgress.repeats) {

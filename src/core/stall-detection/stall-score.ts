@@ -1,74 +1,17 @@
-import * as z from 'zod/mini';
 import { describeValue } from '../describe-value.js';
 import { normalizeOutput } from './normalize-output.js';
 import { observeDigest } from './observe-step.js';
-import { DEFAULT_STALL_OPTIONS } from './stall-options.js';
+import {
+  DEFAULT_STALL_OPTIONS,
+  STALL_SCORE_FEATURES,
+  STALL_SCORE_MAX_WINDOW,
+  stallScoreModelSchema,
+  type StallScoreFeature,
+  type StallScoreModel,
+} from './stall-options.js';
 import { initialStallState, isStallState, type StallState } from './stall-state.js';
 import type { StallStep } from './stall-step.js';
 import { digest as digestOf, digestStep } from './step-digest.js';
-
-/**
- * The window features of the learned stall score, each in [0, 1] and each
- * growing with the evidence of a stall. None of them counts steps of the whole
- * run (no step index, no run length, no whole-run totals), so a score cannot
- * stand in for how long a run has gone on or for which agent ran it.
- */
-export const STALL_SCORE_FEATURES = [
-  /** The share of the window's steps that failed. */
-  'errorRate',
-  /** One minus the share of distinct results among the window's steps. */
-  'repeatedOutputs',
-  /** One minus the share of distinct calls among the window's steps. */
-  'repeatedActions',
-  /** The share of the window's outputs nearly equal (SimHash within 3 bits) to an earlier one in the window. */
-  'nearDuplicateOutputs',
-  /** Steps since a call named a file not named before in the turn, over the window size (capped at 1). */
-  'sinceNewFile',
-  /** The share of the window's steps whose (call, result) pair was seen before in the turn. */
-  'revisitedSteps',
-  /** Steps in a row with no (call, result) pair new to the turn, over the window size (capped at 1). */
-  'sinceNewStep',
-  /** 1 while a pattern of the rule detector (default options) holds, else 0. */
-  'ruleFinding',
-] as const;
-
-/** The name of one feature of the stall score. */
-export type StallScoreFeature = (typeof STALL_SCORE_FEATURES)[number];
-
-/**
- * A learned stall score: a logistic model over the window features with
- * non-negative weights, so the score never falls when the evidence of a stall
- * grows (monotone), and the threshold at which a run is stopped.
- */
-export interface StallScoreModel {
-  readonly version: 1;
-  /** How many of the last steps the features look at. */
-  readonly window: number;
-  readonly bias: number;
-  readonly weights: Readonly<Record<StallScoreFeature, number>>;
-  /** Stop when the score reaches it; `null` never stops (a threshold that could not be certified). */
-  readonly threshold: number | null;
-}
-
-/** The largest window a model may look at. */
-const MAX_WINDOW = 64;
-
-/**
- * The schema of a {@link StallScoreModel}, as a policy's `{ stall: { detector: 'score', model } }` condition and
- * `calibrate-stall --model score --json` carry it: every weight finite and at least 0 (the score is monotone).
- */
-export const stallScoreModelSchema: z.ZodMiniType<StallScoreModel> = z.strictObject({
-  version: z.literal(1),
-  window: z.int().check(z.minimum(2), z.maximum(MAX_WINDOW)),
-  bias: z.number(),
-  weights: z.strictObject(
-    Object.fromEntries(STALL_SCORE_FEATURES.map((name) => [name, z.number().check(z.minimum(0, { message: 'must be at least 0: the score is monotone' }))])) as Record<
-      StallScoreFeature,
-      z.ZodMiniNumber
-    >,
-  ),
-  threshold: z.nullable(z.number().check(z.minimum(0), z.maximum(1))),
-}) as unknown as z.ZodMiniType<StallScoreModel>;
 
 /** One step of the score's window: its call and result digests, whether it failed, its output's SimHash, whether it was seen before. */
 export interface StallScoreWindowEntry {
@@ -160,14 +103,18 @@ export function stallScore(model: StallScoreModel, features: Readonly<Record<Sta
   return 1 / (1 + Math.exp(-z));
 }
 
-/** One step through a learned stall score: the next state, the score, and whether it reached the model's threshold. */
+/**
+ * One step through a learned stall score: the next state, the score, and whether it reached the model's threshold.
+ * A user message starts the turn afresh: its score is 0 and it never stops, whatever the threshold.
+ */
 export function observeStallScore(
   state: StallScoreState,
   step: StallStep,
   model: StallScoreModel,
 ): { readonly state: StallScoreState; readonly score: number; readonly stop: boolean } {
   const { state: next, features } = observeScoreFeatures(state, step, model.window);
-  const score = step.role === 'user' ? 0 : stallScore(model, features);
+  if (step.role === 'user') return { state: next, score: 0, stop: false };
+  const score = stallScore(model, features);
   return { state: next, score, stop: model.threshold !== null && score >= model.threshold };
 }
 
@@ -187,7 +134,7 @@ export function isStallScoreState(value: unknown): value is StallScoreState {
   return (
     state.version === 1 &&
     Array.isArray(state.entries) &&
-    state.entries.length <= MAX_WINDOW &&
+    state.entries.length <= STALL_SCORE_MAX_WINDOW &&
     Array.isArray(state.pairs) &&
     state.pairs.length <= MAX_PAIRS &&
     Array.isArray(state.files) &&

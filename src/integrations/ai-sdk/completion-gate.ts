@@ -17,8 +17,12 @@ interface Steering {
 export interface CompletionGate<TOOLS extends ToolSet = any> {
   readonly stopWhen: (options: { readonly steps: ReadonlyArray<StepResult<TOOLS>> }) => boolean;
   readonly onStepFinish: (step: StepResult<TOOLS>) => Promise<void>;
-  /** AI SDK 7's steering object for this run. */
-  readonly experimental_steering: unknown;
+  /**
+   * AI SDK 7's `Steering` object for this run. Typed `any` on purpose: the
+   * package's types build against AI SDK 6 as well, which has no `Steering`,
+   * and a spread into AI SDK 7's `generateText` must type-check.
+   */
+  readonly experimental_steering: any;
   /** The last decision of the run (not copied by a spread); `undefined` before the first step. */
   readonly decision: StopDecision | undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callKey } from '../../../src/core/stall-detection/call-key.js';
+import { callKey, canonicalJson } from '../../../src/core/stall-detection/call-key.js';
 
 describe('callKey', () => {
   it('ignores key order and keeps only declared arguments', () => {
@@ -15,6 +15,20 @@ describe('callKey', () => {
     expect(callKey('read_file', { path: 'a', task_progress: 'x' }, undefined)).not.toBe(callKey('read_file', { path: 'a' }, undefined));
     // Declared arguments decide alone.
     expect(callKey('t', { id: 1, task_progress: 'x' }, { arguments: ['id', 'task_progress'] }, ignored)).not.toBe(callKey('t', { id: 1 }, { arguments: ['id', 'task_progress'] }, ignored));
+  });
+
+  it('leaves out only top-level progress notes, and keeps an input that is not an object whole', () => {
+    const ignored = ['task_progress'];
+    expect(callKey('t', { args: { task_progress: 1 } }, undefined, ignored)).not.toBe(callKey('t', { args: { task_progress: 2 } }, undefined, ignored));
+    expect(callKey('bash', 'npm test', { arguments: ['command'] }, ignored)).toBe('4:bash\n"npm test"');
+    expect(callKey('t', [{ task_progress: 1 }], undefined, ignored)).not.toBe(callKey('t', [{ task_progress: 2 }], undefined, ignored));
+  });
+
+  it('writes canonical JSON: keys sorted at every level, arrays in order, undefined fields left out', () => {
+    expect(canonicalJson({ b: [2, 1], a: undefined, c: { z: 1, y: 'q"' } })).toBe('{"b":[2,1],"c":{"y":"q\\"","z":1}}');
+    expect(canonicalJson([1, 2])).not.toBe(canonicalJson([2, 1]));
+    expect(canonicalJson(undefined)).toBe('undefined');
+    expect(canonicalJson(null)).toBe('null');
   });
 
   it('survives deep inputs', () => {

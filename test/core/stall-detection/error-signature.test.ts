@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { endsInInfrastructureError, errorSignature, finalLines, looksFailed } from '../../../src/core/stall-detection/error-signature.js';
+import { endsInInfrastructureError, errorSignature, errorSignatureOfLines, finalLines, looksFailed } from '../../../src/core/stall-detection/error-signature.js';
+import { normalizeOutput } from '../../../src/core/stall-detection/normalize-output.js';
 
 describe('error signatures', () => {
   it('takes the last line that reports an error', () => {
@@ -41,6 +42,50 @@ describe('error signatures', () => {
     expect(finalLines(failedAssert).some((line) => line.startsWith('at ') || line.startsWith('code:'))).toBe(false);
     // An output of nothing but such lines keeps its last line.
     expect(errorSignature('}\n')).toBe('}');
+  });
+
+  it("names the error of a failed node:assert in Gemini CLI's shell result, the same for every run of it", () => {
+    const run = (pgid: number) =>
+      normalizeOutput(
+        [
+          'Output: ✖ add sums two numbers (4.8ms)',
+          '  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+          '  ',
+          '  -1 !== 5',
+          ...Array.from({ length: 8 }, (_, i) => `      at frame${i} (node:internal/test_runner/test:${700 + i}:25)`),
+          '  {',
+          "    code: 'ERR_ASSERTION',",
+          '    expected: [ 5 ],',
+          '    cause: undefined,',
+          '    errno: -2',
+          '  }',
+          'Exit Code: 1',
+          `Process Group PGID: ${pgid}`,
+        ].join('\n'),
+      );
+    expect(errorSignature(run(101))).toBe('AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:');
+    expect(errorSignature(run(101))).toBe(errorSignature(run(202)));
+    // The stack frames and the fields of the dumped error are not among the lines read.
+    expect(finalLines(run(101))).toEqual([
+      'Output: ✖ add sums two numbers (<duration>)',
+      'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      '-1 !== 5',
+      'Exit Code: 1',
+      'Process Group PGID: <pid>',
+    ]);
+  });
+
+  it("skips a TAP runner's closing counts and a JavaScript stack: the failing test or the thrown error is the signature", () => {
+    expect(errorSignature('not ok 1 - adds\n# tests 1\n# pass 0\n# fail 1\n# duration_ms 12')).toBe('not ok 1 - adds');
+    expect(errorSignature('Error: boom\n    at f (/p/a.js:3:7)\n    at g (/p/b.js:1:1)')).toBe('Error: boom');
+    // Two errors told apart only by the stack are the same error.
+    expect(errorSignature('Error: boom\n    at f (/p/a.js:3:7)')).toBe(errorSignature('Error: boom\n    at h (/p/c.js:9:1)'));
+  });
+
+  it('keeps the location printed just before the error, and reads the lines it is given', () => {
+    expect(errorSignature('src/a.ts:12:5\nTypeError: x is not a function')).toBe('src/a.ts:12:5\nTypeError: x is not a function');
+    expect(errorSignatureOfLines(['compiling', 'fatal: not a git repository', 'done'])).toBe('fatal: not a git repository');
+    expect(errorSignatureOfLines([])).toBe('');
   });
 
   it('reads infrastructure errors (timeouts, rate limits, resets, refused connections, socket hang up) from the final lines, not only the error line', () => {

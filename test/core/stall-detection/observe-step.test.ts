@@ -133,10 +133,20 @@ describe('observeStep: patterns', () => {
     expect(detectStall(steps)).toBeUndefined();
     // The edits in between are new steps: with nothingNew (the default once on) they are progress.
     expect(detectStall(steps, { noProgress: { repeats: 4 } })).toBeUndefined();
-    expect(detectStall(steps, { noProgress: { repeats: 4, nothingNew: false } })).toMatchObject({ pattern: 'no-progress', repeats: 4, since: 1, step: 7 });
+    expect(detectStall(steps, { noProgress: { repeats: 4, nothingNew: false } })).toMatchObject({
+      pattern: 'no-progress',
+      repeats: 4,
+      since: 1,
+      step: 7,
+      message: '`bash` gave the same failing result 4 times despite the steps in between; those changes do not fix it, so rethink the cause.',
+    });
     const known = bash('cat a.py', 'v1');
     const stale = [check, known, check, known, check, known, check, known, check];
-    expect(detectStall(stale, { noProgress: { repeats: 4 }, cycle: false, revisit: false, repeatedPair: false })).toMatchObject({ pattern: 'no-progress', repeats: 4 });
+    expect(detectStall(stale, { noProgress: { repeats: 4 }, cycle: false, revisit: false, repeatedPair: false })).toMatchObject({
+      pattern: 'no-progress',
+      repeats: 4,
+      message: '`bash` gave the same failing result 4 times and nothing new came in between; rethink the cause.',
+    });
     const changing = [1, 2, 3, 4].flatMap((i) => [
       { tool: 'edit', input: { path: 'a.py', text: `v${i}` }, output: `edited ${i}` },
       bash('python repro.py', `AssertionError: expected 2, got ${i + 2}`, 1),

@@ -33,6 +33,51 @@ describe('digestStep', () => {
     expect(digestStep({ tool: 'bash', input: 'sleep 30; make' }, DEFAULT_STALL_OPTIONS).polling).toBe(false);
   });
 
+  it('digests two runs of one failing node:test the same when only the process group and durations changed, with the error as its signature', () => {
+    const run = (pgid: number, ms: number) => ({
+      tool: 'run_shell_command',
+      input: { command: 'npm test', description: `try ${pgid}` },
+      output: [
+        `Output: ✖ adds (${ms}ms)`,
+        'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+        ...Array.from({ length: 10 }, (_, i) => `    at f${i} (node:internal/test_runner/test:${i}:1)`),
+        '  {',
+        "  code: 'ERR_ASSERTION',",
+        '}',
+        'Exit Code: 1',
+        `Process Group PGID: ${pgid}`,
+      ].join('\n'),
+    });
+    const options = { ...DEFAULT_STALL_OPTIONS, tools: { run_shell_command: { arguments: ['command'] } } };
+    const first = digestStep(run(101, 4.8), options);
+    const second = digestStep(run(202, 5.1), options);
+    // No status given: the failure is read from the output, whose last lines hold the error under its stack.
+    expect(first).toMatchObject({ failed: true, signature: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:' });
+    expect(second).toEqual(first);
+  });
+
+  it('leaves progress notes out of the call, cuts a long error line and digests the failing-test set whatever its order', () => {
+    const withNote = (note: string) => digestStep({ tool: 'read_file', input: { path: 'a', task_progress: note } }, DEFAULT_STALL_OPTIONS).callDigest;
+    expect(withNote('- [x] 1')).toBe(withNote('- [x] 2'));
+    const { ignoredArguments: _, ...without } = DEFAULT_STALL_OPTIONS;
+    expect(digestStep({ tool: 'read_file', input: { path: 'a', task_progress: '1' } }, without).callDigest).not.toBe(
+      digestStep({ tool: 'read_file', input: { path: 'a', task_progress: '2' } }, without).callDigest,
+    );
+    expect(digestStep({ tool: 'bash', output: `Error: ${'x'.repeat(400)}`, exitCode: 1 }, DEFAULT_STALL_OPTIONS).signature).toHaveLength(160);
+    const tests = (failed: string[]) => digestStep({ tool: 'bash', output: '', tests: { passed: false, failed, ran: 5 } }, DEFAULT_STALL_OPTIONS);
+    expect(tests(['b', 'a']).tests).toBe(tests(['a', 'b']).tests);
+    expect(tests(['a', 'b'])).toMatchObject({ failedTests: 2 });
+    expect(tests(['a']).tests).not.toBe(tests(['a', 'b']).tests);
+    expect(digestStep({ tool: 'bash', output: '', tests: { passed: true, failed: [], ran: 5 } }, DEFAULT_STALL_OPTIONS).tests).toBeNull();
+    expect(digestStep({ tool: 'bash', output: '' }, DEFAULT_STALL_OPTIONS).tests).toBeUndefined();
+  });
+
+  it('tells user turns apart by their normalised text', () => {
+    const turn = (text: string) => digestStep({ role: 'user', text }, DEFAULT_STALL_OPTIONS).callDigest;
+    expect(turn('try again at 10:11:12')).toBe(turn('try again at 09:00:01'));
+    expect(turn('try again')).not.toBe(turn('use pg instead'));
+  });
+
   it('reads an infrastructure failure from the final lines of the output, whatever line names the error', () => {
     const reset = digestStep({ tool: 'bash', input: 'npm install', output: 'npm ERR! code ECONNRESET\nnpm ERR! network request failed', exitCode: 1 }, DEFAULT_STALL_OPTIONS);
     expect(reset).toMatchObject({ failed: true, infrastructure: true });

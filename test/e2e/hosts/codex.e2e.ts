@@ -16,8 +16,8 @@ describeHost(codexHost, {
   ],
   // `codex exec` prints `hook: Stop Blocked` but not the reason, and a hook's systemMessage nowhere, with or without --json.
   person: {},
-  // Codex's PostToolUse gives the shell's output as a plain string, with no exit code, and stopwise does not read a
-  // failed node:assert as a failure from its last lines (the error-signature problem the Claude Code suite names): the
-  // repeated failure reads as a repeated result, found at the fourth call, a call later than on the other hosts.
-  guard: { nudgeAfterCall: 4 },
+  // Codex's PostToolUse gives the shell's output as a plain string, with no exit code: stopwise reads the failure from
+  // the output (the assertion under the stack frames), so the repeated failure is found at the third call, as on the
+  // other hosts.
+  guard: { nudgeAfterCall: 3 },
 });

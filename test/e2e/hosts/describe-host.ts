@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { HOSTS } from '../../../src/hosts/host.js';
+import { DEFAULT_TOOL_GUARD_OPTIONS, fitToolGuardToHost } from '../../../src/hosts/tool-guard.js';
 import type { HostExpectations } from './host-expectations.js';
 import { locateHostCli, type HostCli } from './host-cli.js';
 import { check, scenario, verify, type ScenarioRun } from './host-scenario.js';
@@ -139,6 +141,9 @@ export function describeHost(
     );
 
     const { nudgeAfterCall, hostLoopDetection } = expected.guard;
+    // The call whose refusal asks a person: after the refusals of the ladder fitted to the host (none on a host that
+    // stops the fifth identical call itself, so that the hand-off comes first).
+    const handOffCall = nudgeAfterCall + 1 + fitToolGuardToHost(DEFAULT_TOOL_GUARD_OPTIONS, HOSTS[host.name]).ladder.refusals;
     scenario(
       host,
       cli,
@@ -161,11 +166,11 @@ export function describeHost(
           });
         }
         check(
-          `asks a person when it refuses call ${nudgeAfterCall + 2}, and hands off at the next stop${hostLoopDetection === undefined ? '' : `, before the host's loop detection stops call ${hostLoopDetection.call}`}`,
+          `asks a person when it refuses call ${handOffCall}, and hands off at the next stop${hostLoopDetection === undefined ? '' : `, before the host's loop detection stops call ${hostLoopDetection.call}`}`,
           known.handOffBeforeHostLoopDetection ?? known.refusal,
           () => {
             const { session } = run();
-            expect(firstRequestWith(session, PERSON_ASKED)).toBe(nudgeAfterCall + 2);
+            expect(firstRequestWith(session, PERSON_ASKED)).toBe(handOffCall);
             const outcome = onlyOutcome(run());
             expect(outcome.exit).toBe('need_help');
             expect(outcome.question).toContain(GUARD_HANDED_OFF);

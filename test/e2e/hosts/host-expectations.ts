@@ -28,8 +28,8 @@ export interface HostExpectations {
   readonly guard: {
     /**
      * The call whose result carries the nudge: the third identical failing
-     * call, or the fourth on a host whose tool event carries no exit code (a
-     * repeated result then, not a repeated failure).
+     * call (on a host whose tool event carries no exit code, such as Codex, the
+     * failure is read from the output itself).
      */
     readonly nudgeAfterCall: number;
     /** The host's own loop detection: the identical call it stops, and what it tells the model. */

@@ -305,7 +305,7 @@ function nudgeMessage(ladder: LadderState, finding: StallFinding, progress: bool
 }
 
 function refusalReason(ladder: LadderState, escalated: boolean): string {
-  const error = ladder.error === undefined ? '' : ` Its error: ${ladder.error}.`;
+  const error = ladder.error === undefined ? '' : ` Its error: ${ladder.error.replace(/[.!?]+$/, '')}.`;
   const times = ladder.refusals === 1 ? 'once' : `${ladder.refusals} times`;
   const next = escalated
     ? 'A person has been asked to look: stop here, end your turn and say what you need.'

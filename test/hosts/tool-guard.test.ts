@@ -57,6 +57,12 @@ describe('guardToolEvent', () => {
     expect(state.totals).toEqual({ recorded: 3, nudges: 1, refusals: 3, handOffs: 1 });
   });
 
+  it('quotes an error that ends a sentence without a second full stop', () => {
+    const { messages } = session(DEFAULT_TOOL_GUARD_OPTIONS, 4, () => post('npm test', 'Error: the build failed.'));
+    expect(messages[1]).toContain('Its error: Error: the build failed. Instead:');
+    expect(messages.join('\n')).not.toMatch(/\.\./);
+  });
+
   it('follows the configured ladder: more nudges, more refusals, no hand-off', () => {
     const guard = resolveToolGuardOptions({ ladder: { nudges: 2, refusals: 2, handOff: false } });
     const { seen, state } = session(guard, 7, failing);

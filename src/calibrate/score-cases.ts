@@ -59,7 +59,7 @@ export interface ScoreCasesOptions {
    * Called after each failed case with the number of failures since the last
    * answer; returning true stops the run as the signal would, so that a model
    * that cannot answer does not fail every remaining case one by one.
-   * {@link stopOnRepeatedFailures} is the usual rule.
+   * The CLI stops after five failures in a row.
    */
   readonly stopWhen?: (failure: ScoreFailure, failuresInRow: number) => boolean;
 }

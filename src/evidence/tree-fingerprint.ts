@@ -14,7 +14,7 @@ export const MAX_FINGERPRINT_FILES = 100_000;
  * `git:`. Outside git: a SHA-256 over the path, size and modification time of
  * every file under `cwd`, skipping `node_modules` and folders whose name
  * starts with a dot, prefixed `fs:`; a tree of more than
- * {@link MAX_FINGERPRINT_FILES} files gets a fingerprint that matches nothing.
+ * 100,000 files gets a fingerprint that matches nothing.
  *
  * @example
  * const before = await fingerprintWorkingTree(process.cwd());

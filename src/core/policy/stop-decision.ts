@@ -3,7 +3,7 @@ import type { StopState } from './stop-state.js';
 /** The five ways a run ends. */
 export const STOP_EXITS = ['success', 'limit', 'gave_up', 'need_help', 'failed'] as const;
 
-/** One of {@link STOP_EXITS}. */
+/** How a run ended when it stopped: `success`, `limit`, `gave_up`, `need_help` or `failed`. */
 export type StopExit = (typeof STOP_EXITS)[number];
 
 /** A value a rule compared: plain JSON. */

@@ -234,7 +234,7 @@ describe('stopwise doctor: each problem exits 1 with its line', { timeout: 60_00
     const run = await doctor(scratch({ settings: { host: 'claude-code', text: '{ "hooks": ' } }));
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('');
-    expect(problemLines(run)).toEqual([expect.stringMatching(/^\.claude\/settings\.json: not valid JSON \(.+\)$/)]);
+    expect(problemLines(run)).toEqual([expect.stringMatching(/^\.claude\/settings\.json: not valid JSON at line 1, column \d+: unexpected end of JSON input$/)]);
     const shape = await doctor(scratch({ settings: { host: 'codex', value: { hooks: { Stop: { command: 'x' } } } } }));
     expect(problemLines(shape)).toEqual(['.codex/hooks.json: "hooks.Stop" must be an array, got an object']);
     const version = await doctor(scratch({ settings: { host: 'copilot', value: { version: 2, hooks: {} } } }));

@@ -1,31 +1,27 @@
-// `npm run check:package`: checks the packed file list against scripts/package-files.txt, then packs the
-// package once into a folder of its own and lints that tarball with publint and @arethetypeswrong/cli, so that
-// no tarball in the project folder is written, overwritten or deleted.
+// `npm run check:package`: packs the package once, into a folder of its own, so that no tarball in the project folder
+// is written, overwritten or deleted; checks the packed file list npm reports against scripts/package-files.txt, then
+// lints that same tarball with publint and @arethetypeswrong/cli.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkPackedFiles, readExpectedFiles } from './packed-files.js';
 
-const listed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--silent'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as [
-  { files: { path: string }[] },
-];
-const problems = checkPackedFiles(
-  listed[0].files.map((file) => file.path),
-  readExpectedFiles(readFileSync(join(import.meta.dirname, 'package-files.txt'), 'utf8')),
-);
-if (problems.length > 0) {
-  console.error(`the packed files differ from scripts/package-files.txt:\n${problems.join('\n')}`);
-  process.exitCode = 1;
-}
-
 const folder = mkdtempSync(join(tmpdir(), 'stopwise-pack-'));
 let code = 0;
 try {
-  execFileSync('npm', ['pack', '--pack-destination', folder, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const tarball = readdirSync(folder).find((name) => name.endsWith('.tgz'));
-  if (tarball === undefined) throw new Error('npm pack wrote no tarball');
-  const path = join(folder, tarball);
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--silent', '--pack-destination', folder], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
+  ) as [{ filename: string; files: { path: string }[] }];
+  const problems = checkPackedFiles(
+    packed[0].files.map((file) => file.path),
+    readExpectedFiles(readFileSync(join(import.meta.dirname, 'package-files.txt'), 'utf8')),
+  );
+  if (problems.length > 0) {
+    console.error(`the packed files differ from scripts/package-files.txt:\n${problems.join('\n')}`);
+    code = 1;
+  }
+  const path = join(folder, packed[0].filename);
   for (const [command, ...args] of [
     ['publint', 'run', path, '--strict'],
     ['attw', path, '--profile', 'esm-only'],

@@ -6,9 +6,11 @@
 // code would. A `json` block must parse. A fenced `text output` block right after a program is what
 // the program must print. A program whose first line starts `// AI SDK 7` uses AI SDK 7: it is checked
 // against the `ai-v7` alias (types and modules) in place of the installed `ai`, and runs on Node 22 or
-// later only.
+// later only. The test suite runs each program compiled to JavaScript beside it, as tsx would compile it,
+// on plain Node.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { build } from 'esbuild';
 import ts from 'typescript';
 
 /** One fenced block of a markdown file. */
@@ -122,9 +124,37 @@ export function writePrograms(root: string, outDir: string): WrittenProgram[] {
 /** The first Node major AI SDK 7 runs on. */
 export const AI_SDK_7_NODE = 22;
 
-/** The Node arguments that run a written program: AI SDK 7 programs resolve `ai` to the `ai-v7` alias, for the package too. */
-export function programNodeArgs(root: string, written: WrittenProgram): string[] {
-  return [...(written.block.aiSdk7 ? ['--import', join(root, 'scripts/ai-v7-resolve.mjs')] : []), '--import', 'tsx', written.path];
+/** A written program and the JavaScript file Node runs: the program itself for a js block, its compiled form for a ts one. */
+export interface RunnableProgram extends WrittenProgram {
+  readonly runnable: string;
+}
+
+/**
+ * Compiles the TypeScript programs to JavaScript files beside them (`.mjs`, imports left as they are, as tsx compiles
+ * a file it runs), so that each program starts on plain Node instead of on a TypeScript loader. One esbuild call for
+ * all of them; the paths are relative to `root`, like the written ones.
+ */
+export async function compilePrograms(root: string, programs: readonly WrittenProgram[]): Promise<RunnableProgram[]> {
+  const typescript = programs.filter((written) => written.path.endsWith('.ts'));
+  const runnable = (path: string): string => (path.endsWith('.ts') ? path.replace(/\.ts$/, '.mjs') : path);
+  if (typescript.length > 0) {
+    await build({
+      entryPoints: Object.fromEntries(typescript.map((written) => [runnable(written.path).replace(/\.mjs$/, ''), join(root, written.path)])),
+      outdir: root,
+      outExtension: { '.js': '.mjs' },
+      bundle: false,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+  }
+  return programs.map((written) => ({ ...written, runnable: runnable(written.path) }));
+}
+
+/** The Node arguments that run a compiled program: AI SDK 7 programs resolve `ai` to the `ai-v7` alias, for the package too. */
+export function programNodeArgs(root: string, program: RunnableProgram): string[] {
+  return [...(program.block.aiSdk7 ? ['--import', join(root, 'scripts/ai-v7-resolve.mjs')] : []), program.runnable];
 }
 
 /**
@@ -142,10 +172,23 @@ export function typeCheckPrograms(root: string, programs: readonly WrittenProgra
     [programs.filter((written) => !written.block.aiSdk7), base],
     [programs.filter((written) => written.block.aiSdk7), { ...base, paths }],
   ];
+  // The groups differ only in where `ai` resolves: the declarations both read (Node's, the package's, the other
+  // dependencies') are parsed once and shared.
+  const parsedFiles = new Map<string, ts.SourceFile>();
   const problems: string[] = [];
   for (const [group, options] of groups) {
     if (group.length === 0) continue;
-    const program = ts.createProgram(group.map((written) => join(root, written.path)), options);
+    const host = ts.createCompilerHost(options);
+    const parse = host.getSourceFile.bind(host);
+    host.getSourceFile = (fileName, languageVersion, ...rest) => {
+      const key = `${JSON.stringify(languageVersion)}:${fileName}`;
+      const known = parsedFiles.get(key);
+      if (known !== undefined) return known;
+      const parsed = parse(fileName, languageVersion, ...rest);
+      if (parsed !== undefined) parsedFiles.set(key, parsed);
+      return parsed;
+    };
+    const program = ts.createProgram(group.map((written) => join(root, written.path)), options, host);
     for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
       const written = group.find((candidate) => diagnostic.file !== undefined && resolve(diagnostic.file.fileName) === join(root, candidate.path));
       const position = diagnostic.file !== undefined && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { calibrateThresholds } from '../../src/calibrate/calibrate-thresholds.js';
@@ -6,7 +6,9 @@ import { brierScore, expectedCalibrationError, reliabilityBins } from '../../src
 import { renderCalibrationReport } from '../../src/calibrate/calibration-report-html.js';
 import { escapeHtml } from '../../src/html/report-page.js';
 import { parseLabelledCases, type ScoredCase } from '../../src/calibrate/labelled-case.js';
-import { CHROMIUM, openReportPage } from '../support/open-report-page.js';
+import { findChromium } from '../support/chromium.js';
+import { openReportPage } from '../support/open-report-page.js';
+import { skipWithout } from '../support/prerequisite.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -71,15 +73,9 @@ describe('renderCalibrationReport', () => {
     expect(html).toContain('so none is certified');
   });
 
-  const inCi = process.env.CI === 'true';
-  const haveChromium = existsSync(CHROMIUM);
-  if (!haveChromium && !inCi) {
-    it.skip(`renders in headless Chromium (skipped: ${CHROMIUM} is missing; install Debian's chromium package)`, () => {});
-    return;
-  }
-
-  it('renders its charts in headless Chromium with no console error, and a screenshot is taken', async () => {
-    expect(haveChromium, `${CHROMIUM} must be installed in CI (.ci/run installs it)`).toBe(true);
+  const browser = findChromium();
+  it.skipIf(skipWithout(browser, import.meta.filename))('renders its charts in headless Chromium with no console error, and a screenshot is taken', async () => {
+    expect(browser.ok, browser.ok ? undefined : browser.missing).toBe(true);
     const { html, doneThreshold } = exampleReport();
     await openReportPage(html, 'calibration-report.png', async (tab) => {
 

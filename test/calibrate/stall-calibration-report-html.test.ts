@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { calibrateStallDetector } from '../../src/calibrate/calibrate-stall-detector.js';
 import { stallCalibrationSentences } from '../../src/calibrate/describe-stall-calibration.js';
 import { renderStallCalibrationReport } from '../../src/calibrate/stall-calibration-report-html.js';
 import { labelledStallRuns } from '../fixtures/stall-runs/labelled-stall-runs.js';
-import { CHROMIUM, openReportPage } from '../support/open-report-page.js';
+import { findChromium } from '../support/chromium.js';
+import { openReportPage } from '../support/open-report-page.js';
+import { skipWithout } from '../support/prerequisite.js';
 
 const target = { maxFalseAlarm: 0.02, confidence: 0.95 };
 
@@ -31,14 +32,9 @@ describe('renderStallCalibrationReport', () => {
     expect(html).toContain('<p>No pattern fired on these runs.</p>');
   });
 
-  const inCi = process.env.CI === 'true';
-  if (!existsSync(CHROMIUM) && !inCi) {
-    it.skip(`renders in headless Chromium (skipped: ${CHROMIUM} is missing; install Debian's chromium package)`, () => {});
-    return;
-  }
-
-  it('renders in headless Chromium: the sentences, the options, the figures and three charts with their bars', async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} must be installed in CI`).toBe(true);
+  const browser = findChromium();
+  it.skipIf(skipWithout(browser, import.meta.filename))('renders in headless Chromium: the sentences, the options, the figures and three charts with their bars', async () => {
+    expect(browser.ok, browser.ok ? undefined : browser.missing).toBe(true);
     const { html, calibration } = report();
     await openReportPage(html, 'stall-calibration-report.png', async (tab) => {
 

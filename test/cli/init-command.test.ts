@@ -272,7 +272,7 @@ describe('the configuration stopwise init writes, run by the hook', { timeout: 1
   it('keeps the flags of a node --test script, reads its TAP, lets a passing suite stop and names the failing test', async () => {
     const dir = folder('stopwise-init-node-');
     mkdirSync(join(dir, 'test'));
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', scripts: { test: 'node --import ./setup.mjs --test test/' } }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', scripts: { test: 'node --import ./setup.mjs --test test/answer.test.mjs' } }));
     writeFileSync(join(dir, 'setup.mjs'), 'globalThis.answer = 42;\n');
     const test = (expected: number) =>
       writeFileSync(join(dir, 'test/answer.test.mjs'), `import test from 'node:test';\nimport assert from 'node:assert/strict';\ntest('the answer', () => assert.equal(globalThis.answer, ${expected}));\n`);
@@ -280,7 +280,7 @@ describe('the configuration stopwise init writes, run by the hook', { timeout: 1
     const run = await init(dir, 'claude-code');
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'node --import ./setup.mjs --test --test-reporter=tap test/', report: { format: 'tap' } });
+    expect(json(dir, 'stopwise.config.json').tests).toEqual({ command: 'node --import ./setup.mjs --test --test-reporter=tap test/answer.test.mjs', report: { format: 'tap' } });
     const { green, red } = await greenThenRed(dir, () => test(41));
     expect(green).toBe('');
     expect(red).toEqual({ decision: 'block', reason: expect.stringMatching(/^1 test failed: the answer\. .*\n- the answer: Expected values to be strictly equal: 42 !== 41/s) });

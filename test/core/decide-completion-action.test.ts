@@ -210,7 +210,7 @@ describe('the seed preset without the model (needsJudgement + decide)', () => {
 
 describe('properties', { timeout: 120_000 }, () => {
   // Each new policy of the arbitrary is parsed once (milliseconds on a busy machine): runs in the hundreds.
-  const config = { numRuns: 600 };
+  const config = { numRuns: 300 };
 
   it('never stops done when tests failed or none ran', () => {
     fc.assert(
@@ -263,7 +263,7 @@ describe('properties', { timeout: 120_000 }, () => {
         },
       ),
       // Most runs are skipped by the precondition: fewer than the others.
-      { numRuns: 250 },
+      { numRuns: 150 },
     );
   });
 

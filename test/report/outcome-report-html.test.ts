@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildOutcomeReport } from '../../src/report/outcome-report.js';
 import { renderOutcomeReport } from '../../src/report/outcome-report-html.js';
 import { parseOutcomeRecords } from '../../src/report/parse-outcome-records.js';
 import { outcomesFileText, simulateOutcomeRecords } from '../../bench/simulated-outcomes.js';
-import { CHROMIUM, openReportPage } from '../support/open-report-page.js';
+import { findChromium } from '../support/chromium.js';
+import { openReportPage } from '../support/open-report-page.js';
+import { skipWithout } from '../support/prerequisite.js';
 
 
 function samplePage(source = 'outcomes.jsonl') {
@@ -39,15 +40,9 @@ describe('renderOutcomeReport', () => {
     expect(html).not.toContain('class="alert-marker"');
   });
 
-  const inCi = process.env.CI === 'true';
-  const haveChromium = existsSync(CHROMIUM);
-  if (!haveChromium && !inCi) {
-    it.skip(`renders in headless Chromium (skipped: ${CHROMIUM} is missing; install Debian's chromium package)`, () => {});
-    return;
-  }
-
-  it('renders in headless Chromium: every section, the counts of the report, and a marker on each alert', async () => {
-    expect(haveChromium, `${CHROMIUM} must be installed in CI (.ci/run installs it)`).toBe(true);
+  const browser = findChromium();
+  it.skipIf(skipWithout(browser, import.meta.filename))('renders in headless Chromium: every section, the counts of the report, and a marker on each alert', async () => {
+    expect(browser.ok, browser.ok ? undefined : browser.missing).toBe(true);
     const { html, report } = samplePage();
     await openReportPage(html, 'outcome-report.png', async (tab) => {
 

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +21,14 @@ beforeAll(() => {
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
 });
 
-afterAll(() => rmSync(copy, { recursive: true, force: true }));
+afterAll(() => {
+  if (copy === '') return;
+  // The copy's build left its freshness stamp in the shared node_modules (scripts/build-if-stale.mjs names it after the
+  // project folder): it goes with the copy.
+  const stamp = `build-stamp-${createHash('sha256').update(realpathSync(copy)).digest('hex').slice(0, 16)}.json`;
+  rmSync(join(root, 'node_modules/.cache/stopwise', stamp), { force: true });
+  rmSync(copy, { recursive: true, force: true });
+});
 
 describe('packing a fresh clone', () => {
   it('builds before packing, so the tarball ships dist', () => {

@@ -1,29 +1,31 @@
-// The HTML reports' browser check: a page opened from a file in Debian's headless Chromium, read by the test, then
-// a full-page screenshot; the page must log no error or warning and load nothing but itself.
+// The HTML reports' browser check: a page opened from a file in headless Chromium (found by findChromium), read by the
+// test, then a full-page screenshot; the page must log no error or warning and load nothing but itself.
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-
-/** Where Debian's chromium package puts the browser (`.ci/run` installs it). */
-export const CHROMIUM = '/usr/bin/chromium';
+import { findChromium } from './chromium.js';
+import { required } from './prerequisite.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', '.out');
 
 /** Opens `html` in headless Chromium, hands the tab to `read`, screenshots the page as `screenshot`, and returns what `read` did. */
 export async function openReportPage<T>(html: string, screenshot: string, read: (tab: Page) => Promise<T>): Promise<T> {
+  // Where no browser is found, this fails with the reason (the test files skip outside CI before getting here).
+  const executablePath = required(findChromium());
   const folder = mkdtempSync(join(tmpdir(), 'stopwise-report-page-'));
   const page = join(folder, 'report.html');
   writeFileSync(page, html);
-  const context = await chromium.launchPersistentContext(join(folder, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    viewport: { width: 1100, height: 1400 },
-  });
+  let context: BrowserContext | undefined;
   try {
+    context = await chromium.launchPersistentContext(join(folder, 'profile'), {
+      executablePath,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      viewport: { width: 1100, height: 1400 },
+    });
     const tab = await context.newPage();
     const problems: string[] = [];
     const requests: string[] = [];
@@ -42,7 +44,7 @@ export async function openReportPage<T>(html: string, screenshot: string, read: 
     expect(requests.filter((url) => !url.startsWith('file:'))).toEqual([]);
     return result;
   } finally {
-    await context.close();
+    await context?.close();
     rmSync(folder, { recursive: true, force: true });
   }
 }

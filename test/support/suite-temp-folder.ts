@@ -2,12 +2,23 @@
 // starts, gets it as the temporary folder (TMPDIR), so a run can be checked for what it leaves behind whatever
 // else runs on the machine. At the end it must hold no `stopwise-*` entry (each test removes what it creates,
 // also when it fails); the folder is then removed, and a leftover fails the run with the names.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+//
+// Vitest calls a global setup once for the root configuration and once more for each project that extends it, all in
+// one process: the first call makes the folder, the others find it and leave it to the first. (A folder in a folder
+// for each call would make paths too long for some programs: Chromium's socket path, for one, must stay under 108
+// characters.)
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Names the folder a global setup of this run made, for the calls after it. */
+const MARK = 'STOPWISE_SUITE_TMPDIR';
+
 export default function setup(): () => void {
+  const made = process.env[MARK];
+  if (made !== undefined && existsSync(made) && process.env.TMPDIR === made) return () => undefined;
   const folder = mkdtempSync(join(tmpdir(), 'stopwise-suite-'));
+  process.env[MARK] = folder;
   process.env.TMPDIR = folder;
   process.env.TMP = folder;
   process.env.TEMP = folder;

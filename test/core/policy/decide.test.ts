@@ -259,8 +259,10 @@ describe('decide', () => {
 });
 
 describe('decide: properties', { timeout: 180_000 }, () => {
-  const config = { numRuns: 1_000 };
-  const fewer = { numRuns: 1_500 };
+  // Each run decides a whole stream (up to a dozen events, each a check) or a condition on an event: a few hundred
+  // runs reach every kind of condition and event field many times over.
+  const config = { numRuns: 500 };
+  const fewer = { numRuns: 400 };
 
   // The random conditions name acceptanceCovered: every event answers it, so no rule waits for the decision model.
   const judged = eventStream().map((events) => events.map((event) => ({ ...event, probabilities: { acceptanceCovered: 0.5, ...event.probabilities } })));
@@ -363,7 +365,7 @@ describe('decide: properties', { timeout: 180_000 }, () => {
         expect(holds({ atLeast: { count: 1, of: cs } }, event)).toBe(holds({ any: cs }, event));
         expect(holds({ atLeast: { count: cs.length, of: cs } }, event)).toBe(holds({ all: cs }, event));
       }),
-      { numRuns: 600 },
+      { numRuns: 300 },
     );
   });
 });
@@ -464,13 +466,14 @@ describe('the engine in a workflow engine: replayed histories', { timeout: 180_0
         expect(JSON.stringify(second.state)).toBe(JSON.stringify(first.state));
         expect(uninterrupted(POLICY, history).log).toEqual(first.decisions);
       }),
-      { numRuns: 1_000 },
+      { numRuns: 300 },
     );
   });
 
   it('counts nothing twice when a worker crashes after persisting a state and the event is delivered again', () => {
-    fc.assert(fc.property(spend, (history) => checkEveryCrash(POLICY, history)), { numRuns: 250 });
-    fc.assert(fc.property(eventStream(seedEventBody, 1, 12), (history) => checkEveryCrash(SEED_STOP_POLICY, history)), { numRuns: 250 });
+    // Each run already crashes the history after every one of its events, once and twice: a hundred histories suffice.
+    fc.assert(fc.property(spend, (history) => checkEveryCrash(POLICY, history)), { numRuns: 100 });
+    fc.assert(fc.property(eventStream(seedEventBody, 1, 12), (history) => checkEveryCrash(SEED_STOP_POLICY, history)), { numRuns: 100 });
   });
 
   it('adds a step\'s spend once, however often that step is applied again', () => {

@@ -1,23 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolders } from '../support/temp-folders.js';
 import type { LabelledCase } from '../../src/calibrate/labelled-case.js';
 import { openScoreCacheFile } from '../../src/calibrate/score-cache-file.js';
 import { scoreCases } from '../../src/calibrate/score-cases.js';
 import type { DecisionModelClient } from '../../src/decision-model/decision-model-client.js';
 
-const folders: string[] = [];
 /** A new temporary folder, removed after each test. */
-function tempFolder(prefix: string): string {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
-  folders.push(folder);
-  return folder;
-}
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const tempFolder = tempFolders();
 
 const root = join(import.meta.dirname, '..', '..');
 const fixture = join(root, 'test', 'fixtures', 'calibrate', 'score-until-killed.mjs');

@@ -1,9 +1,9 @@
 // `stopwise calibrate --live` through the built CLI as a child process, against
 // loopback decision-model servers on 127.0.0.1 (ephemeral ports).
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempFolders } from '../support/temp-folders.js';
 import { parseLabelledCases, type LabelledCase } from '../../src/calibrate/labelled-case.js';
 import { openScoreCacheFile } from '../../src/calibrate/score-cache-file.js';
 import { caseState, scoreCacheKey } from '../../src/calibrate/score-cases.js';
@@ -20,16 +20,8 @@ import {
 } from '../decision-model/loopback-server.js';
 import { runCli, startCli, type CliRun } from './run-cli.js';
 
-const folders: string[] = [];
 /** A new temporary folder, removed after each test. */
-function tempFolder(prefix: string): string {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
-  folders.push(folder);
-  return folder;
-}
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const tempFolder = tempFolders();
 
 const root = join(import.meta.dirname, '..', '..');
 const EXAMPLE = join(root, 'examples', 'cases', 'unscored-cases.jsonl');

@@ -1,23 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolders } from '../support/temp-folders.js';
 import { emptyUsage } from '../../src/core/budget.js';
 import type { StopOutcome } from '../../src/core/stop-outcome.js';
 import { appendOutcomeRecord } from '../../src/report/append-outcome-record.js';
 import { parseOutcomeRecords } from '../../src/report/parse-outcome-records.js';
 import { readOutcomeRecordsFile } from '../../src/report/read-outcome-records-file.js';
 
-const folders: string[] = [];
 /** A new temporary folder, removed after each test. */
-function tempFolder(prefix: string): string {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
-  folders.push(folder);
-  return folder;
-}
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const tempFolder = tempFolders();
 
 const outcome = (note: string): StopOutcome => ({ exit: 'gave_up', note, steps: 2, usage: emptyUsage(), text: '', trace: [] });
 

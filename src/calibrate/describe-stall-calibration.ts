@@ -1,3 +1,4 @@
+import { countNoun } from '../core/count-noun.js';
 import { STALL_OPTION_PATTERN_KEYS, type StallOptions } from '../core/stall-detection/stall-options.js';
 import type { StallPattern } from '../core/stall-detection/stall-pattern.js';
 import { formatPercent } from './calibrate-thresholds.js';
@@ -136,23 +137,20 @@ export function stallCalibrationSentences(calibration: StallCalibration, target:
     return [
       'No options could be chosen: every pattern is off, so do not stop runs on these patterns yet.',
       figures.successRuns < needed
-        ? `Nothing is guaranteed: with ${plural(figures.successRuns, 'successful run')}, even a detector that never fires has an upper bound of ${formatPercent(figures.falseAlarmUpper)} (${confidence} confidence) on the share of successful runs it stops, above the ${goal} target; at least ${needed} successful runs are needed.`
+        ? `Nothing is guaranteed: with ${countNoun(figures.successRuns, 'successful run')}, even a detector that never fires has an upper bound of ${formatPercent(figures.falseAlarmUpper)} (${confidence} confidence) on the share of successful runs it stops, above the ${goal} target; at least ${needed} successful runs are needed.`
         : `Nothing is guaranteed: no setting keeps the upper bound (${confidence} confidence) on the share of successful runs stopped before their end at or below ${goal} on these runs.`,
-      `Of ${plural(figures.wastedRuns, 'wasted run')}, none is stopped.`,
+      `Of ${countNoun(figures.wastedRuns, 'wasted run')}, none is stopped.`,
     ];
   }
   const chosen =
     on.length === 0
       ? 'No options chosen: every pattern is off, because none stops a wasted run here without stopping too many successful ones.'
-      : `Options chosen: stop a run on ${on.map((row) => row.meaning).join('; ')}${on.length < OPTION_KEYS.length ? `; the ${plural(OPTION_KEYS.length - on.length, 'other pattern')} ${OPTION_KEYS.length - on.length === 1 ? 'is' : 'are'} off` : ''}.`;
-  const guarantee = `On these runs they stop ${figures.falseAlarms} of ${plural(figures.successRuns, 'successful run')} before their end: at most ${formatPercent(figures.falseAlarmUpper)} of successful runs like these, with ${confidence} confidence, within the ${goal} target; the options were chosen on these same runs, so check them on runs they were not chosen on.`;
+      : `Options chosen: stop a run on ${on.map((row) => row.meaning).join('; ')}${on.length < OPTION_KEYS.length ? `; the ${countNoun(OPTION_KEYS.length - on.length, 'other pattern')} ${OPTION_KEYS.length - on.length === 1 ? 'is' : 'are'} off` : ''}.`;
+  const guarantee = `On these runs they stop ${figures.falseAlarms} of ${countNoun(figures.successRuns, 'successful run')} before their end: at most ${formatPercent(figures.falseAlarmUpper)} of successful runs like these, with ${confidence} confidence, within the ${goal} target; the options were chosen on these same runs, so check them on runs they were not chosen on.`;
   const caught =
     figures.wastedRuns === 0
       ? 'The file holds no wasted runs, so nothing shows what a stop would save.'
-      : `They stop ${figures.wastedCaught} of ${plural(figures.wastedRuns, 'wasted run')} (${formatPercent(figures.wastedCaught / figures.wastedRuns)}) and save ${figures.wastedStepsSaved} of their ${plural(figures.wastedSteps, 'step')} (${formatPercent(figures.wastedSteps === 0 ? 0 : figures.wastedStepsSaved / figures.wastedSteps)}).`;
+      : `They stop ${figures.wastedCaught} of ${countNoun(figures.wastedRuns, 'wasted run')} (${formatPercent(figures.wastedCaught / figures.wastedRuns)}) and save ${figures.wastedStepsSaved} of their ${countNoun(figures.wastedSteps, 'step')} (${formatPercent(figures.wastedSteps === 0 ? 0 : figures.wastedStepsSaved / figures.wastedSteps)}).`;
   return [chosen, guarantee, caught];
 }
 
-function plural(count: number, singular: string): string {
-  return `${count} ${count === 1 ? singular : `${singular}s`}`;
-}

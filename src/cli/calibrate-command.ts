@@ -13,7 +13,7 @@ import { parseCommandLine } from './parse-command-line.js';
 import { readTextFile } from './read-inputs.js';
 import { readNumberOption } from './read-number-option.js';
 import { writeOutputFile } from './write-output-file.js';
-import { countNoun } from './count-noun.js';
+import { countNoun } from '../core/count-noun.js';
 
 const HELP = `usage: stopwise calibrate CASES.jsonl [options]
 

@@ -5,7 +5,7 @@ import { createConfiguredClient, type ConfiguredClient, type DecisionModelConfig
 import { isDecisionModelError } from '../decision-model/decision-model-error.js';
 import type { CliIo } from './cli-io.js';
 import { createProgressReporter } from './progress-reporter.js';
-import { countNoun } from './count-noun.js';
+import { countNoun } from '../core/count-noun.js';
 
 /** What `stopwise calibrate --live` was asked to do. */
 export interface LiveScoringSettings {

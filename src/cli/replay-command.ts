@@ -8,7 +8,7 @@ import { formatTable } from './format-table.js';
 import { loadPolicyFile } from '../input/load-policy-file.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { expandInputPaths, readTextFile } from './read-inputs.js';
-import { countNoun } from './count-noun.js';
+import { countNoun } from '../core/count-noun.js';
 
 const HELP = `usage: stopwise replay [--policy policy.json] [--json] FILES_OR_FOLDERS...
 

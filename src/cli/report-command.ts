@@ -5,14 +5,14 @@ import { formatCost } from '../core/format-cost.js';
 import { STOP_EXITS } from '../core/policy/stop-decision.js';
 import { formatLineError } from '../input/line-fields.js';
 import { formatWait } from '../report/format-wait.js';
-import type { LimitSuggestion } from '../core/suggest-limits.js';
+import { describeLimitFigure } from '../core/suggest-limits.js';
 import { BUCKET_WIDTHS, describeLimitShare, type BucketWidth } from '../report/limit-share-alerts.js';
 import { buildOutcomeReport, type OutcomeReport, type OutcomeReportOptions } from '../report/outcome-report.js';
 import { renderOutcomeReport } from '../report/outcome-report-html.js';
 import type { SkippedLines } from '../report/parse-outcome-records.js';
 import { readOutcomeRecordsFileInParallel } from '../report/read-outcome-records-in-parallel.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
-import { countNoun } from './count-noun.js';
+import { countNoun } from '../core/count-noun.js';
 import { formatTable } from './format-table.js';
 import { parseCommandLine } from './parse-command-line.js';
 
@@ -227,22 +227,14 @@ function renderText(file: string, report: OutcomeReport, skipped: SkippedLines):
       limits.map(([type, suggestion]) => [
         type,
         String(suggestion.successes),
-        limitCell(suggestion, 'maxSteps', String),
-        limitCell(suggestion, 'maxWallClockMs', String),
-        limitCell(suggestion, 'maxCost', formatCost),
+        describeLimitFigure(suggestion, 'maxSteps', String),
+        describeLimitFigure(suggestion, 'maxWallClockMs', String),
+        describeLimitFigure(suggestion, 'maxCost', formatCost),
       ]),
       ['left', 'right', 'right', 'right', 'right'],
     ),
   );
   return `${out.join('\n')}\n`;
-}
-
-/** A suggested figure and the runs it rests on, or why there is none: `18 (25 runs)`, `- (3 runs: too few)`. */
-function limitCell(suggestion: LimitSuggestion, key: keyof LimitSuggestion['basedOn'], format: (value: number) => string): string {
-  const value = suggestion.limits[key];
-  const runs = suggestion.basedOn[key];
-  if (value !== undefined) return `${format(value)} (${countNoun(runs, 'run')})`;
-  return runs === 0 ? '-' : `- (${countNoun(runs, 'run')}: too few)`;
 }
 
 function minute(iso: string): string {

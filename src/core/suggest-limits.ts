@@ -1,4 +1,5 @@
 import type { BudgetLimits } from './budget.js';
+import { countNoun } from './count-noun.js';
 import { groupRunsByTaskType, type EvaluatedOutcome, type EvaluatedRun } from './evaluated-run.js';
 
 /** How to turn successful runs into limits. */
@@ -83,4 +84,21 @@ function nearestRank(values: readonly number[], quantile: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.max(1, Math.ceil(quantile * sorted.length));
   return sorted[rank - 1] as number;
+}
+
+/**
+ * One suggested figure with the successful runs it rests on, as the report
+ * shows it: `24 (25 runs)`, `- (3 runs: too few)`, or `-` when no success
+ * reported it. `none` is the mark for a missing figure.
+ */
+export function describeLimitFigure(
+  suggestion: LimitSuggestion,
+  key: keyof LimitSuggestion['basedOn'],
+  format: (value: number) => string,
+  none = '-',
+): string {
+  const value = suggestion.limits[key];
+  const runs = countNoun(suggestion.basedOn[key], 'run');
+  if (value !== undefined) return `${format(value)} (${runs})`;
+  return suggestion.basedOn[key] === 0 ? none : `${none} (${runs}: too few)`;
 }

@@ -1,3 +1,4 @@
+import { countNoun } from '../core/count-noun.js';
 import type { BudgetLimitKind } from '../core/budget.js';
 import { DEFAULT_TASK_TYPE } from '../core/evaluated-run.js';
 import { predictiveBand } from './beta-binomial-band.js';
@@ -217,14 +218,11 @@ export function describeLimitShare(report: Pick<LimitShareReport, 'settings' | '
   const { bucket, window, minBaselineRuns } = report.settings;
   const buckets = Object.values(report.series).flat().filter((entry) => entry.runs > 0);
   const tested = buckets.filter((entry) => entry.baseline !== null).length;
-  if (report.alerts.length > 0) return `${plural(report.alerts.length, 'alert')}: the share of limit stops rose above its usual band:`;
+  if (report.alerts.length > 0) return `${countNoun(report.alerts.length, 'alert')}: the share of limit stops rose above its usual band:`;
   if (tested === 0) {
     return `No limit-share check: no ${bucket} had the ${minBaselineRuns} runs in the ${window} ${bucket}s before it that a baseline needs, so none was tested.`;
   }
   const untested = buckets.length - tested;
-  return `No alert: the share of limit stops stayed within its usual band in each of the ${plural(tested, bucket)} tested${untested === 0 ? '' : ` (${untested} with fewer than ${minBaselineRuns} runs before ${untested === 1 ? 'it' : 'them'} not tested)`}.`;
+  return `No alert: the share of limit stops stayed within its usual band in each of the ${countNoun(tested, bucket)} tested${untested === 0 ? '' : ` (${untested} with fewer than ${minBaselineRuns} runs before ${untested === 1 ? 'it' : 'them'} not tested)`}.`;
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}

@@ -5,7 +5,7 @@ import { STOP_EXITS, type StopExit } from '../core/policy/stop-decision.js';
 import { formatWait } from './format-wait.js';
 import { describeLimitShare, type BucketWidth, type LimitShareBucket } from './limit-share-alerts.js';
 import type { OutcomeReport } from './outcome-report.js';
-import type { LimitSuggestion } from '../core/suggest-limits.js';
+import { describeLimitFigure } from '../core/suggest-limits.js';
 import type { SkippedLines } from './parse-outcome-records.js';
 
 /** The outcomes page's own rules, after the shared style: its banners, row heights and the review queue's text cells. */
@@ -247,17 +247,11 @@ function limitsTable(report: OutcomeReport): string {
   const rows = entries
     .map(
       ([type, suggestion]) =>
-        `<tr data-task-type="${escapeHtml(type)}"><td>${escapeHtml(type)}</td><td>${suggestion.successes}</td><td>${limitCell(suggestion, 'maxSteps', String)}</td><td>${limitCell(suggestion, 'maxWallClockMs', (ms) => `${ms} (${formatWait(ms)})`)}</td><td>${limitCell(suggestion, 'maxCost', formatCost)}</td></tr>`,
+        `<tr data-task-type="${escapeHtml(type)}"><td>${escapeHtml(type)}</td><td>${suggestion.successes}</td><td>${escapeHtml(describeLimitFigure(suggestion, 'maxSteps', String, '–'))}</td><td>${escapeHtml(describeLimitFigure(suggestion, 'maxWallClockMs', (ms) => `${ms} (${formatWait(ms)})`, '–'))}</td><td>${escapeHtml(describeLimitFigure(suggestion, 'maxCost', formatCost, '–'))}</td></tr>`,
     )
     .join('');
   const how = first === undefined ? '' : `the ${formatShare(first.quantile)} nearest-rank quantile of the successful runs, times ${first.headroom}`;
   return `<p class="note">From the successful runs only: ${how}; each figure with the runs it rests on, none from fewer than ${first?.minRuns ?? 20}; – when too few successes reported it.</p><table id="suggested-limits"><tr><th>task type</th><th>successes</th><th>maxSteps</th><th>maxWallClockMs</th><th>maxCost</th></tr>${rows}</table>`;
-}
-
-function limitCell(suggestion: LimitSuggestion, key: keyof LimitSuggestion['basedOn'], format: (value: number) => string): string {
-  const value = suggestion.limits[key];
-  const runs = suggestion.basedOn[key];
-  return escapeHtml(value === undefined ? (runs === 0 ? '–' : `– (${runs} run${runs === 1 ? '' : 's'}: too few)`) : `${format(value)} (${runs} run${runs === 1 ? '' : 's'})`);
 }
 
 function minute(iso: string): string {

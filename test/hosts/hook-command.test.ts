@@ -1,24 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolders } from '../support/temp-folders.js';
 import { entryCommandLine, hookCommand, isStopwiseCommand, launcherPath, launcherScript, stopwiseCommands } from '../../src/hosts/hook-command.js';
 import { HOOK_HOSTS, HOSTS } from '../../src/hosts/host.js';
 import { contract, payloadText } from './host-fixtures.js';
 
 const REPO = join(import.meta.dirname, '../..');
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'stopwise-launcher-'));
-  folders.push(dir);
-  return dir;
-}
+const tempFolder = tempFolders();
+const folder = (): string => tempFolder('stopwise-launcher-');
 
 /** Writes a host's launcher into `project` as `init` does. */
 function writeLauncher(project: string, host: (typeof HOOK_HOSTS)[number]): string {

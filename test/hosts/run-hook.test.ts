@@ -1,22 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolders } from '../support/temp-folders.js';
 import { acquireFileLock } from '../../src/hosts/file-lock.js';
 import type { ProjectTestRunner } from '../../src/hosts/project-tests.js';
 import { output, runHook } from '../../src/hosts/run-hook.js';
 import { parseSessionState, sessionStatePath } from '../../src/hosts/session-state.js';
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'stopwise-run-hook-'));
-  folders.push(dir);
-  return dir;
-}
+const tempFolder = tempFolders();
+const folder = (): string => tempFolder('stopwise-run-hook-');
 
 function project(config: unknown = { tests: { command: 'unused' } }): string {
   const dir = folder();

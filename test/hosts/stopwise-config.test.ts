@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolders } from '../support/temp-folders.js';
 import { HOOK_STOP_POLICY } from '../../src/core/policy/hook-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../src/core/policy/seed-stop-policy.js';
 import { DEFAULT_POLICY } from '../../src/core/stop-policy.js';
@@ -17,16 +17,8 @@ import {
 } from '../../src/hosts/stopwise-config.js';
 import { DEFAULT_TOOL_GUARD_OPTIONS } from '../../src/hosts/tool-guard.js';
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'stopwise-config-'));
-  folders.push(dir);
-  return dir;
-}
+const tempFolder = tempFolders();
+const folder = (): string => tempFolder('stopwise-config-');
 
 function parsed(value: unknown): StopwiseConfig {
   const result = parseStopwiseConfig(value);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countNoun } from '../../src/cli/count-noun.js';
+import { countNoun } from '../../src/core/count-noun.js';
 
 describe('countNoun', () => {
   it('puts the noun in the singular for one and in the plural otherwise', () => {

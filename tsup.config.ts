@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import ts from 'typescript';
 
@@ -41,8 +41,12 @@ function emitDeclarations(): Record<string, string> {
   return Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, file.replace(/^src\//, `${TYPES_DIR}/`).replace(/\.ts$/, '.d.ts')]));
 }
 
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+
 const shared: Options = {
   format: ['esm'],
+  // the hook keeps a validated configuration for the version that validated it (src/hosts/hook-config.ts)
+  define: { __STOPWISE_VERSION__: JSON.stringify(version) },
   target: 'node20',
   platform: 'node',
   splitting: true,
@@ -50,13 +54,11 @@ const shared: Options = {
   treeshake: true,
 };
 
-/**
- * `stopwise hook` is built on its own into dist/bin/hook/index.js, and the stop hook it hands stops to is an entry of
- * the command's build with a fixed name, dist/bin/stop-hook.js, so that each build can import the other's file.
- */
+/** `stopwise hook` is built on its own into dist/bin/hook/, which the command's build imports by its file name. */
 const HOOK_DIR = 'hook';
 const HOOK_BUNDLE = `./${HOOK_DIR}/index.js`;
-const STOP_HOOK_ENTRY = 'stop-hook';
+/** The stop hook's build, in a folder of the hook's: the tool event's file imports it by its file names. */
+const STOP_DIR = 'stop';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
@@ -86,7 +88,6 @@ export default defineConfig([
     entry: {
       stopwise: 'src/cli/main.ts',
       'read-outcomes-worker': 'src/report/read-outcomes-worker.ts',
-      [STOP_HOOK_ENTRY]: 'src/hosts/stop-hook.ts',
     },
     outDir: 'dist/bin',
     noExternal: ['zod', 'saxes'],
@@ -98,17 +99,33 @@ export default defineConfig([
     ],
   },
   // A coding agent's host runs `stopwise hook` on every tool call: the hook program (src/cli/main.ts hands it the
-  // command line before it loads anything else) and its tool event path are one file, sharing nothing with the
-  // command's chunks, because each module Node resolves and loads costs start-up time there (`npm run bench -- hook`). The tool guard reads only its own keys of the configuration
-  // (loadToolGuardConfig, with the parts of the configuration's schema it reads); a stop loads the stop hook from the
-  // command's build.
+  // command line before it loads anything else) is a build of its own, sharing nothing with the command's chunks,
+  // because each file Node resolves, reads and compiles costs start-up time there (`npm run bench -- hook`). The tool
+  // event path is one file that loads no schema; the stop hook and the configuration's schema (with zod) are built
+  // beside it (next build), loaded by a stop, or by a tool event whose configuration has tool-guard keys to check (and
+  // the outcome record, by a tool event the guard hands off).
   {
     ...shared,
     entry: { index: 'src/cli/hook-program.ts' },
     outDir: `dist/bin/${HOOK_DIR}`,
     splitting: false,
     noExternal: ['zod'],
+    minifyWhitespace: true,
+    minifySyntax: true,
+    clean: [`!${STOP_DIR}/**`],
+    esbuildPlugins: [
+      importBuiltFile('./stop-hook.js', 'src/hosts/run-hook.ts', `./${STOP_DIR}/stop-hook.js`),
+      importBuiltFile('./stopwise-config.js', 'src/hosts/hook-config.ts', `./${STOP_DIR}/stopwise-config.js`),
+      importBuiltFile('./hook-outcome-record.js', 'src/hosts/run-hook.ts', `./${STOP_DIR}/hook-outcome-record.js`),
+    ],
+  },
+  {
+    ...shared,
+    entry: { 'stop-hook': 'src/hosts/stop-hook.ts', 'stopwise-config': 'src/hosts/stopwise-config.ts', 'hook-outcome-record': 'src/hosts/hook-outcome-record.ts' },
+    outDir: `dist/bin/${HOOK_DIR}/${STOP_DIR}`,
+    noExternal: ['zod', 'saxes'],
+    minifyWhitespace: true,
+    minifySyntax: true,
     clean: true,
-    esbuildPlugins: [importBuiltFile('./stop-hook.js', 'src/hosts/run-hook.ts', `../${STOP_HOOK_ENTRY}.js`)],
   },
 ]);

@@ -1,6 +1,6 @@
 // The shipped JSON Schemas as their definitions generate them (see generate-schemas.ts).
 import * as z from 'zod/mini';
-import { conditionSchema, stopPolicySchema } from '../src/core/policy/stop-policy-document.js';
+import { conditionSchema, stopPolicySchema } from '../src/core/policy/stop-policy-schema.js';
 import { stopwiseConfigSchema } from '../src/hosts/stopwise-config.js';
 
 /** Each shipped schema file and its text. */

@@ -9,8 +9,7 @@
  *
  * @module
  */
-export { decide, needsJudgement } from './core/policy/decide.js';
-export { initialStopState } from './core/policy/stop-state.js';
+export { decide, initialStopState, needsJudgement } from './core/policy/decide.js';
 export type { StopState } from './core/policy/stop-state.js';
 export { parseStopPolicy } from './core/policy/parse-stop-policy.js';
 export { StopPolicyError } from './core/policy/stop-policy-error.js';

@@ -1,8 +1,7 @@
-import { decide } from '../core/policy/decide.js';
+import { decide, initialStopState } from '../core/policy/decide.js';
 import { compileStopPolicy } from '../core/policy/compile-stop-policy.js';
 import type { StopDecision } from '../core/policy/stop-decision.js';
 import type { CriteriaCondition, RuleCondition, StopPolicyDocument, StopRule } from '../core/policy/stop-policy-document.js';
-import { initialStopState } from '../core/policy/stop-state.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import { assertProbability, minCriterionProbability, type CriterionProbabilities } from '../core/criterion-probabilities.js';
 import type { ScoredCase } from './labelled-case.js';

@@ -7,7 +7,8 @@ import { hostTimeoutSeconds, stopHookDeadlineMs, type HookTimeouts } from '../ho
 import { HOOK_HOSTS, HOSTS, type HookHost } from '../hosts/host.js';
 import { projectTestRunner, testRunEvidence } from '../hosts/project-tests.js';
 import { checkSettings, describeSettings } from '../hosts/settings-file.js';
-import { CONFIG_FILE_NAME, DEFAULT_DECISION_MODEL_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, loadStopwiseConfig, type StopwiseConfig } from '../hosts/stopwise-config.js';
+import { CONFIG_FILE_NAME, DEFAULT_DECISION_MODEL_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS } from '../hosts/config-file.js';
+import { loadStopwiseConfig, type StopwiseConfig } from '../hosts/stopwise-config.js';
 import { SAMPLE_EVIDENCE, SAMPLE_LAST_MESSAGE, sampleStopAnswer, type ModelAnswer } from './sample-stop-answers.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import { isDecisionModelError } from '../decision-model/decision-model-error.js';

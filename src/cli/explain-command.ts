@@ -1,13 +1,12 @@
 import { resolve } from 'node:path';
 import { formatUnmet } from '../core/policy/compile-stop-policy.js';
-import { decide } from '../core/policy/decide.js';
+import { decide, initialStopState } from '../core/policy/decide.js';
 import { describeDecision } from '../core/policy/describe-decision.js';
 import { seedStopPolicy } from '../core/policy/seed-stop-policy.js';
 import { loadPolicyFile } from '../input/load-policy-file.js';
 import type { StopDecision } from '../core/policy/stop-decision.js';
 import type { StopEvent } from '../core/policy/stop-event.js';
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
-import { initialStopState } from '../core/policy/stop-state.js';
 import { forEachJsonLine, formatLineError, LineFieldError, type LineError } from '../input/line-fields.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import { CliUsageError, type CliIo } from './cli-io.js';

@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { HOSTS } from '../hosts/host.js';
 import { runHook } from '../hosts/run-hook.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
@@ -52,7 +53,7 @@ export async function hookCommand(argv: readonly string[], io: CliIo): Promise<n
   }
 
   // Run by hand on a terminal, it would wait for input nobody sends: say what it reads.
-  if (process.stdin.isTTY === true) io.stderr(`stopwise hook ${host}: reading the hook JSON that ${HOSTS[host].label} sends on stdin (end it with Ctrl-D); see \`stopwise hook --help\`\n`);
+  if (await stdinIsTerminal()) io.stderr(`stopwise hook ${host}: reading the hook JSON that ${HOSTS[host].label} sends on stdin (end it with Ctrl-D); see \`stopwise hook --help\`\n`);
   const stdin = await readStdin(MAX_STDIN_BYTES);
   if (stdin === undefined) {
     io.stderr(`stopwise hook ${host}: stdin is larger than ${MAX_STDIN_BYTES} bytes; nothing was checked and nothing is blocked.\n`);
@@ -64,4 +65,17 @@ export async function hookCommand(argv: readonly string[], io: CliIo): Promise<n
   // Once answered, the process ends even if work cut short by the deadline is still pending (a request, a child process).
   setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   return run.exitCode;
+}
+
+/**
+ * Whether stdin is a terminal. A host's pipe is not a character device, so the tty module (and the net module it
+ * loads, a millisecond or two on every tool call) is loaded only for one, such as a person's terminal or /dev/null.
+ */
+async function stdinIsTerminal(): Promise<boolean> {
+  try {
+    if (!fstatSync(0).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return (await import('node:tty')).isatty(0);
 }

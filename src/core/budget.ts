@@ -1,8 +1,7 @@
 import { budgetRules } from './policy/agent-loop-policy.js';
-import { decideUnobserved } from './policy/decide.js';
+import { decideUnobserved, initialStopState } from './policy/decide.js';
 import { parseStopPolicy } from './policy/parse-stop-policy.js';
 import { STOP_POLICY_VERSION, type StopPolicyDocument } from './policy/stop-policy-document.js';
-import { initialStopState } from './policy/stop-state.js';
 /** Hard limits of a run; each is optional, and a limit is reached when usage is at or above it. */
 export interface BudgetLimits {
   readonly maxSteps?: number;

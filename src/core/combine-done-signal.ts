@@ -1,9 +1,8 @@
 import type { CriterionProbabilities } from './criterion-probabilities.js';
 import { lowestCriterion } from './criterion-probabilities.js';
-import { decideUnobserved } from './policy/decide.js';
+import { decideUnobserved, initialStopState } from './policy/decide.js';
 import { parseStopPolicy } from './policy/parse-stop-policy.js';
 import { STOP_POLICY_VERSION, type StopPolicyDocument } from './policy/stop-policy-document.js';
-import { initialStopState } from './policy/stop-state.js';
 import { DEFAULT_POLICY, assertStopPolicy, type StopPolicy } from './stop-policy.js';
 import { assertTestEvidence, type TestEvidence } from './test-evidence.js';
 

@@ -28,13 +28,14 @@ interface Issue {
 /** What a schema node is made of, as far as messages need it. */
 interface Node {
   readonly _zod: {
+    /** A lazy schema's inner schema, built once on first read. */
+    readonly innerType?: Node;
     readonly def: {
       readonly type: string;
       readonly shape?: Readonly<Record<string, Node>>;
       readonly options?: readonly Node[];
       readonly element?: Node;
       readonly innerType?: Node;
-      readonly getter?: () => Node;
       readonly in?: Node;
       readonly valueType?: Node;
       readonly items?: readonly Node[];
@@ -294,7 +295,7 @@ function unwrap(node: Node): Node {
   let current = node;
   for (let depth = 0; depth < 20; depth++) {
     const def = current._zod.def;
-    if (def.type === 'lazy' && def.getter !== undefined) current = def.getter();
+    if (def.type === 'lazy' && current._zod.innerType !== undefined) current = current._zod.innerType;
     else if ((def.type === 'optional' || def.type === 'nullable' || def.type === 'readonly' || def.type === 'default' || def.type === 'prefault' || def.type === 'nonoptional') && def.innerType !== undefined)
       current = def.innerType;
     else if (def.type === 'pipe' && def.in !== undefined) current = def.in;

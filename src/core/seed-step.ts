@@ -4,7 +4,8 @@ import { MAX_FINGERPRINT_LENGTH } from './fingerprint.js';
 import { Murmur128 } from './murmur-hash.js';
 import type { StopEvent } from './policy/stop-event.js';
 import type { StopPolicyDocument } from './policy/stop-policy-document.js';
-import { initialStopState, type StopState } from './policy/stop-state.js';
+import type { StopState } from './policy/stop-state.js';
+import { initialStopState } from './policy/decide.js';
 import type { TestEvidence } from './test-evidence.js';
 
 /**

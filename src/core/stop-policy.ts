@@ -29,7 +29,8 @@ export const DEFAULT_POLICY: StopPolicy = Object.freeze({
 const probability = () => z.number().check(z.minimum(0), z.maximum(1));
 
 /** The numbers, each optional (the rest from the defaults), as a configuration or a policy file gives them. */
-export const stopPolicyNumbersSchema = z
+export const stopPolicyNumbersSchema = z.lazy(() =>
+  z
   .strictObject({
     doneThreshold: z.exactOptional(probability()),
     midBandLow: z.exactOptional(probability()),
@@ -42,7 +43,8 @@ export const stopPolicyNumbersSchema = z
       const done = numbers.doneThreshold ?? MIN_CRITERION_PROBABILITY;
       if (low > done) context.addIssue({ code: 'custom', message: `must not be above doneThreshold (${low} > ${done})`, path: ['midBandLow'], input: low });
     }),
-  );
+  ),
+);
 
 /**
  * Builds validated numbers from the defaults and `overrides`. Throws a
@@ -63,7 +65,8 @@ export function createStopPolicy(overrides: Partial<StopPolicy> = {}): StopPolic
 
 /** Throws a `TypeError` naming the field when `policy` is not a valid `StopPolicy`. */
 export function assertStopPolicy(policy: StopPolicy): void {
-  if (policy === DEFAULT_POLICY) return;
   if (typeof policy !== 'object' || policy === null) throw new TypeError('policy must be an object');
+  // The defaults are valid whichever object carries them (a configuration read back from JSON): no schema pass.
+  if (policy === DEFAULT_POLICY || (Object.keys(policy).length === 4 && (Object.keys(DEFAULT_POLICY) as (keyof StopPolicy)[]).every((key) => policy[key] === DEFAULT_POLICY[key]))) return;
   createStopPolicy({ doneThreshold: policy.doneThreshold, midBandLow: policy.midBandLow, maxSteps: policy.maxSteps, stallRounds: policy.stallRounds });
 }

@@ -1,12 +1,12 @@
 import { formatDuration } from '../core/format-duration.js';
 import { describeDecision, taskContext } from '../core/policy/describe-decision.js';
-import { decide, needsJudgement } from '../core/policy/decide.js';
+import { decide, initialStopState, needsJudgement } from '../core/policy/decide.js';
 import { hookStopPolicy } from '../core/policy/hook-stop-policy.js';
 import { parseStopPolicy, presetStopPolicy } from '../core/policy/parse-stop-policy.js';
 import type { StopDecision } from '../core/policy/stop-decision.js';
 import type { StopEvent } from '../core/policy/stop-event.js';
 import type { RuleOutcome, StopPolicyDocument, StopRule } from '../core/policy/stop-policy-document.js';
-import { initialStopState, type StopState } from '../core/policy/stop-state.js';
+import type { StopState } from '../core/policy/stop-state.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import type { DecisionModelClient } from '../decision-model/decision-model-client.js';
 import { createHookClient, hookCompletionInput } from './hook-decision-model.js';

@@ -1,4 +1,4 @@
-import { MAX_TIMEOUT_MS } from './stopwise-config.js';
+import { MAX_TIMEOUT_MS } from './config-file.js';
 
 /** The two timeouts of a configuration that the deadline is made of. */
 export interface HookTimeouts {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Murmur128 } from '../core/murmur-hash.js';
 import { assertStopState, type StopState } from '../core/policy/stop-state.js';
@@ -9,7 +9,7 @@ import { parseJsonText } from '../input/read-json-file.js';
 import { acquireFileLock, LockTimeoutError } from './file-lock.js';
 import type { HookHost, ToolEvent } from './host.js';
 import { isToolGuardState, type ToolGuardState } from './tool-guard.js';
-import { uniqueToken } from './unique-token.js';
+import { writeFileWhole } from './write-file-whole.js';
 
 /** How one stop attempt ended. */
 export type StopAttemptKind = 'block' | 'handoff' | 'allow';
@@ -186,15 +186,8 @@ async function readSessionState(path: string, now: Date): Promise<{ state: Sessi
   return { state: newSessionState(now), warning: `stopwise: the state file ${path} was not valid session state; it was reset and this session's counts start again.` };
 }
 
-async function writeSessionState(path: string, state: SessionState): Promise<void> {
-  const temporary = `${path}.${uniqueToken()}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
-    await rename(temporary, path);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
-  }
+function writeSessionState(path: string, state: SessionState): Promise<void> {
+  return writeFileWhole(path, `${JSON.stringify(state)}\n`);
 }
 
 /** Makes the state folder (and its parents) when it is missing. */

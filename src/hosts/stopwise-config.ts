@@ -1,66 +1,55 @@
-import { stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import * as z from 'zod/mini';
 import { describeValue } from '../core/describe-value.js';
 import { isStopPolicyDocumentShape, parseStopPolicy } from '../core/policy/parse-stop-policy.js';
-import { stopPolicySchema, type StopPolicyDocument } from '../core/policy/stop-policy-document.js';
+import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
+import { stopPolicySchema } from '../core/policy/stop-policy-schema.js';
 import { policyTaskTypes } from '../core/policy/policy-task-types.js';
 import { policyRulesWith } from '../core/policy/policy-reads-criteria.js';
 import { schemaProblems, formatSchemaProblems, type SchemaProblem } from '../core/schema-issues.js';
 import { DEFAULT_POLICY, createStopPolicy, stopPolicyNumbersSchema, type StopPolicy } from '../core/stop-policy.js';
-import { stallOptionsInputSchema } from '../core/stall-detection/stall-options.js';
+import { stallOptionsInputSchema } from '../core/stall-detection/stall-schemas.js';
 import { DECISION_MODEL_CLIENTS, type DecisionModelClientName } from '../decision-model/decision-model-clients.js';
 import { loadPolicyFile } from '../input/load-policy-file.js';
-import { readJsonFile } from '../input/read-json-file.js';
 import type { TestReportOptions } from '../evidence/run-tests.js';
+import {
+  CONFIG_FILE_NAME,
+  DEFAULT_DECISION_MODEL_TIMEOUT_MS,
+  DEFAULT_STATE_DIR,
+  DEFAULT_TEST_TIMEOUT_MS,
+  MAX_TIMEOUT_MS,
+  prefixLines,
+  readConfigFile,
+  TOOL_EVENT_KEYS,
+} from './config-file.js';
 import { resolveToolGuardOptions, type ToolGuardOptions } from './tool-guard.js';
 
-/** The name of the configuration file the hook looks for. */
-export const CONFIG_FILE_NAME = 'stopwise.config.json';
-/** Default time the test command may take. */
-export const DEFAULT_TEST_TIMEOUT_MS = 240_000;
-/** Default time one decision-model request may take. */
-export const DEFAULT_DECISION_MODEL_TIMEOUT_MS = 30_000;
-/** Default state folder, relative to the project. */
-export const DEFAULT_STATE_DIR = '.stopwise/state';
-/** The default outcomes file `init` writes, relative to the project. */
-export const DEFAULT_OUTCOMES_FILE = '.stopwise/outcomes.jsonl';
-/** The longest timeout a configuration may set: 2^31 - 1 ms (about 24.8 days), the longest timer Node can run. */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
-/** The largest configuration file read; anything bigger is refused as invalid. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 const timeoutMs = () => z.int().check(z.positive(), z.maximum(MAX_TIMEOUT_MS));
 
 /** The tool guard's settings: on or off, its ladder, and the stall detector's options (over the default tool identities). */
-export const toolGuardSchema = z.strictObject({
-  enabled: z.exactOptional(z.boolean()),
-  ladder: z.exactOptional(
-    z.strictObject({
-      nudges: z.exactOptional(z.int().check(z.minimum(0), z.maximum(100))),
-      refusals: z.exactOptional(z.int().check(z.minimum(0), z.maximum(100))),
-      handOff: z.exactOptional(z.boolean()),
-    }),
-  ),
-  stall: z.exactOptional(stallOptionsInputSchema),
-});
-
-/** The decision model the hook asks: none, a client stopwise builds, its address and model, the variable holding the key. */
-const decisionModelSchema = z.strictObject({
-  client: z.enum(['none', ...DECISION_MODEL_CLIENTS]),
-  baseURL: z.exactOptional(z.url({ protocol: /^https?$/ })),
-  model: z.exactOptional(nonEmpty()),
-  apiKeyEnv: z.exactOptional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be the name of an environment variable (letters, digits and underscores), not the key itself' }))),
-  timeoutMs: z.exactOptional(timeoutMs()),
-});
+const toolGuardSchema = z.lazy(() =>
+  z.strictObject({
+    enabled: z.exactOptional(z.boolean()),
+    ladder: z.exactOptional(
+      z.strictObject({
+        nudges: z.exactOptional(z.int().check(z.minimum(0), z.maximum(100))),
+        refusals: z.exactOptional(z.int().check(z.minimum(0), z.maximum(100))),
+        handOff: z.exactOptional(z.boolean()),
+      }),
+    ),
+    stall: z.exactOptional(stallOptionsInputSchema),
+  }),
+);
 
 /**
- * `stopwise.config.json`: the one definition. The hook, `init` and `doctor`
- * read it with this schema, and `schemas/stopwise-config.schema.json` is
- * generated from it.
+ * The keys of `stopwise.config.json`, each with its schema, built on first use: building zod schemas costs start-up
+ * time on every hook run, so the parts a file does not use (a policy document, stall options) are built only when
+ * it has them.
  */
-export const stopwiseConfigSchema = z.strictObject({
+function buildConfigKeys() {
+  return {
   $schema: z.exactOptional(z.string()),
   task: z.exactOptional(z.string()),
   acceptance: z.exactOptional(z.array(nonEmpty())),
@@ -70,14 +59,47 @@ export const stopwiseConfigSchema = z.strictObject({
     report: z.exactOptional(z.strictObject({ format: z.enum(['junit', 'tap', 'vitest-json', 'jest-json', 'exit-code']), path: z.exactOptional(nonEmpty()) })),
     timeoutMs: z.exactOptional(timeoutMs()),
   }),
-  decisionModel: z.exactOptional(decisionModelSchema),
-  policy: z.exactOptional(z.union([nonEmpty(), stopPolicyNumbersSchema, stopPolicySchema])),
+  /** The decision model the hook asks: none, a client stopwise builds, its address and model, the variable holding the key. */
+  decisionModel: z.exactOptional(
+    z.strictObject({
+      client: z.enum(['none', ...DECISION_MODEL_CLIENTS]),
+      baseURL: z.exactOptional(z.url({ protocol: /^https?$/ })),
+      model: z.exactOptional(nonEmpty()),
+      apiKeyEnv: z.exactOptional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be the name of an environment variable (letters, digits and underscores), not the key itself' }))),
+      timeoutMs: z.exactOptional(timeoutMs()),
+    }),
+  ),
+  policy: z.exactOptional(z.lazy(() => z.union([nonEmpty(), stopPolicyNumbersSchema, stopPolicySchema]))),
   taskType: z.exactOptional(nonEmpty()),
   maxConsecutiveBlocks: z.exactOptional(z.int().check(z.positive())),
   stateDir: z.exactOptional(nonEmpty()),
   outcomesFile: z.exactOptional(nonEmpty()),
   toolGuard: z.exactOptional(toolGuardSchema),
+  };
+}
+let builtConfigKeys: ReturnType<typeof buildConfigKeys> | undefined;
+const configKeys = (): ReturnType<typeof buildConfigKeys> => (builtConfigKeys ??= buildConfigKeys());
+
+/**
+ * `stopwise.config.json`: the one definition. The hook, `init` and `doctor`
+ * read it with this schema, and `schemas/stopwise-config.schema.json` is
+ * generated from it.
+ */
+export const stopwiseConfigSchema = z.lazy(() => z.strictObject(configKeys()));
+
+/** The keys a tool event reads, by their parts of the same schema. */
+const toolEventConfigSchema = z.lazy(() => {
+  const keys = configKeys();
+  return z.strictObject(Object.fromEntries(TOOL_EVENT_KEYS.map((key) => [key, keys[key]])) as Pick<typeof keys, (typeof TOOL_EVENT_KEYS)[number]>);
 });
+
+/** Validates the keys of the configuration a tool event reads (see `loadToolGuardConfig`), every problem at once. */
+export function parseToolEventKeys(
+  read: Readonly<Record<string, unknown>>,
+): { readonly ok: true; readonly keys: z.infer<typeof toolEventConfigSchema> } | { readonly ok: false; readonly message: string } {
+  const parsed = toolEventConfigSchema.safeParse(read, { reportInput: true });
+  return parsed.success ? { ok: true, keys: parsed.data } : { ok: false, message: formatSchemaProblems(schemaProblems(toolEventConfigSchema, parsed.error.issues, read)) };
+}
 
 /** How the hook runs the project's tests. */
 export interface TestCommandConfig {
@@ -212,8 +234,11 @@ export type LoadedStopwiseConfig =
  */
 export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<LoadedStopwiseConfig> {
   const found = await readConfigFile(startDirs);
-  if (!found.ok) return found;
-  const { path, value } = found;
+  return found.ok ? checkConfigFile(found.path, found.value) : found;
+}
+
+/** Validates the configuration read from `path` (its parsed JSON), and reads the policy file it names. */
+export async function checkConfigFile(path: string, value: object): Promise<LoadedStopwiseConfig> {
   const parsed = parseStopwiseConfig(value);
   if (!parsed.ok) return { ok: false, kind: 'invalid', path, message: prefixLines(path, parsed.message) };
   const config = parsed.config;
@@ -224,121 +249,6 @@ export async function loadStopwiseConfig(startDirs: readonly string[]): Promise<
   const unjudged = 'document' in policy ? withoutModelProblem(policy.document, config.decisionModel.client, `policy (${config.policyFile})`) : undefined;
   if (unjudged !== undefined) return { ok: false, kind: 'invalid', path, message: prefixLines(path, formatSchemaProblems([unjudged])) };
   return { ok: true, config: { ...config, ...('document' in policy ? { stopPolicy: policy.document } : { policy: policy.numbers }) }, path, projectDir };
-}
-
-/**
- * What a tool event reads of the configuration: `toolGuard`, `stateDir`, and
- * `outcomesFile` and `taskType` (for a hand-off the guard makes itself),
- * validated by their parts of the same schema; and whether the policy has a
- * stall condition over tool steps (`recordSteps`: the session then keeps the
- * turn's steps for the stop). A mistake elsewhere in the file is the stop
- * hook's to report: it does not turn the guard off.
- */
-export async function loadToolGuardConfig(startDirs: readonly string[]): Promise<
-  | {
-      readonly ok: true;
-      readonly toolGuard: ToolGuardOptions;
-      readonly stateDir: string;
-      readonly projectDir: string;
-      readonly outcomesFile?: string;
-      readonly taskType?: string;
-      readonly recordSteps: boolean;
-    }
-  | { readonly ok: false; readonly message: string }
-> {
-  const found = await readConfigFile(startDirs);
-  if (!found.ok) return found;
-  const value = found.value as Record<string, unknown>;
-  const keys = ['toolGuard', 'stateDir', 'outcomesFile', 'taskType'] as const;
-  const { shape } = stopwiseConfigSchema;
-  const parts = z.strictObject({ toolGuard: shape.toolGuard, stateDir: shape.stateDir, outcomesFile: shape.outcomesFile, taskType: shape.taskType });
-  const read = Object.fromEntries(keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]]));
-  const parsed = parts.safeParse(read, { reportInput: true });
-  if (!parsed.success) return { ok: false, message: prefixLines(found.path, formatSchemaProblems(schemaProblems(parts, parsed.error.issues, read))) };
-  const { outcomesFile, taskType } = parsed.data;
-  const projectDir = dirname(found.path);
-  return {
-    ok: true,
-    toolGuard: resolveToolGuardOptions(parsed.data.toolGuard),
-    stateDir: parsed.data.stateDir ?? DEFAULT_STATE_DIR,
-    projectDir,
-    recordSteps: await policyReadsSteps(value.policy, projectDir),
-    ...(outcomesFile === undefined ? {} : { outcomesFile }),
-    ...(taskType === undefined ? {} : { taskType }),
-  };
-}
-
-/**
- * True when the configured policy (inline, or the document a path names) has a stall condition over tool steps
- * (`step_history` or `score`) anywhere in its rules. Read without the schema, on every tool event: a policy that
- * cannot be read records nothing (the stop hook reports it).
- */
-async function policyReadsSteps(policy: unknown, projectDir: string): Promise<boolean> {
-  let document = policy;
-  if (typeof policy === 'string') {
-    const read = await readJsonFile(resolve(projectDir, policy), { maxBytes: MAX_CONFIG_BYTES });
-    if (read.kind !== 'found') return false;
-    document = read.value;
-  }
-  const rules = typeof document === 'object' && document !== null ? (document as { rules?: unknown }).rules : undefined;
-  return Array.isArray(rules) && rules.some((rule) => typeof rule === 'object' && rule !== null && readsSteps((rule as { when?: unknown }).when, 0));
-}
-
-function readsSteps(condition: unknown, depth: number): boolean {
-  if (typeof condition !== 'object' || condition === null || depth > 32) return false;
-  const record = condition as Record<string, unknown>;
-  const stall = record.stall as { detector?: unknown } | undefined;
-  if (typeof stall === 'object' && stall !== null && (stall.detector === 'step_history' || stall.detector === 'score')) return true;
-  const children = [record.not, ...(Array.isArray(record.all) ? record.all : []), ...(Array.isArray(record.any) ? record.any : [])];
-  const of = (record.atLeast as { of?: unknown } | undefined)?.of;
-  if (Array.isArray(of)) children.push(...of);
-  return children.some((child) => readsSteps(child, depth + 1));
-}
-
-async function readConfigFile(startDirs: readonly string[]): Promise<{ ok: true; path: string; value: object } | { ok: false; kind: 'missing' | 'invalid'; message: string; path?: string }> {
-  const path = await findConfigFile(startDirs);
-  if (path === undefined) return { ok: false, kind: 'missing', message: missingConfigMessage(startDirs) };
-  const read = await readJsonFile(path, { maxBytes: MAX_CONFIG_BYTES });
-  if (read.kind !== 'found') return { ok: false, kind: 'invalid', path, message: `${path}: ${read.kind === 'missing' ? 'removed while it was being read' : read.message}` };
-  if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) {
-    return { ok: false, kind: 'invalid', path, message: `${path}: the configuration must be a JSON object, got ${describeValue(read.value)}` };
-  }
-  return { ok: true, path, value: read.value };
-}
-
-function prefixLines(prefix: string, text: string): string {
-  return text
-    .split('\n')
-    .map((line) => `${prefix}: ${line}`)
-    .join('\n');
-}
-
-/** The first `stopwise.config.json` in each start folder and its parents, in order; `undefined` when there is none. */
-export async function findConfigFile(startDirs: readonly string[]): Promise<string | undefined> {
-  const seen = new Set<string>();
-  for (const start of startDirs) {
-    let dir = resolve(start);
-    for (;;) {
-      if (seen.has(dir)) break;
-      seen.add(dir);
-      const candidate = join(dir, CONFIG_FILE_NAME);
-      try {
-        if ((await stat(candidate)).isFile()) return candidate;
-      } catch {
-        // not here: look in the parent
-      }
-      const parent = dirname(dir);
-      if (parent === dir) break;
-      dir = parent;
-    }
-  }
-  return undefined;
-}
-
-/** Says where no configuration was found. */
-export function missingConfigMessage(startDirs: readonly string[]): string {
-  const folders = [...new Set(startDirs.map((dir) => resolve(dir)))];
-  return `no ${CONFIG_FILE_NAME} in ${folders.length === 0 ? 'the current folder' : folders.join(' or ')} or any parent folder`;
 }
 
 /**

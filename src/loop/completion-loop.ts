@@ -13,10 +13,9 @@ import { toCompletionAction } from '../core/policy/to-completion-action.js';
 import type { StallStep } from '../core/stall-detection/stall-step.js';
 import { DEFAULT_POLICY, createStopPolicy, type StopPolicy } from '../core/stop-policy.js';
 import { assertTestEvidence, type TestEvidence } from '../core/test-evidence.js';
-import { decide, needsJudgement } from '../core/policy/decide.js';
+import { decide, initialStopState, needsJudgement } from '../core/policy/decide.js';
 import { taskContext } from '../core/policy/describe-decision.js';
 import type { StopEvent } from '../core/policy/stop-event.js';
-import { initialStopState } from '../core/policy/stop-state.js';
 
 /**
  * One decision after a step: the action, and whether the criteria were judged.

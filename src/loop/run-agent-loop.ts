@@ -1,12 +1,11 @@
 import { describeValue, safeJson } from '../core/describe-value.js';
 import { addUsage, emptyUsage, remainingBudget } from '../core/budget.js';
 import { agentLoopPolicy, policyBudgetLimits } from '../core/policy/agent-loop-policy.js';
-import { decide, decideUnobserved, needsJudgement } from '../core/policy/decide.js';
+import { decide, decideUnobserved, initialStopState, needsJudgement } from '../core/policy/decide.js';
 import { policyReadsCriteria } from '../core/policy/policy-reads-criteria.js';
 import type { RetryFeedback, StopDecision } from '../core/policy/stop-decision.js';
 import type { StopEvent } from '../core/policy/stop-event.js';
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
-import { initialStopState } from '../core/policy/stop-state.js';
 import { toStopOutcome } from '../core/policy/to-stop-outcome.js';
 import type { StallStep } from '../core/stall-detection/stall-step.js';
 import type { TestEvidence } from '../core/test-evidence.js';

@@ -1,8 +1,7 @@
 import { lowestCriterion } from '../core/criterion-probabilities.js';
-import { decide } from '../core/policy/decide.js';
+import { decide, initialStopState } from '../core/policy/decide.js';
 import type { StopDecision } from '../core/policy/stop-decision.js';
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
-import { initialStopState } from '../core/policy/stop-state.js';
 import { SEED_STOP_POLICY } from '../core/policy/seed-stop-policy.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import type { RunTrace } from './run-trace.js';

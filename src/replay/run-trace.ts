@@ -1,5 +1,5 @@
 import type { CriterionProbabilities } from '../core/criterion-probabilities.js';
-import { type TestEvidence } from '../core/test-evidence.js';
+import type { TestEvidence } from '../core/test-evidence.js';
 import { describeValue } from '../core/describe-value.js';
 import {
   forEachJsonLine,

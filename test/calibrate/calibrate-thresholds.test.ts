@@ -4,10 +4,9 @@ import type { ScoredCase } from '../../src/calibrate/labelled-case.js';
 import { createSeededRandom } from '../../src/calibrate/seeded-random.js';
 import { policyThresholds, uncertified } from '../../src/calibrate/policy-thresholds.js';
 import { decideCompletionAction } from '../../src/core/decide-completion-action.js';
-import { decide } from '../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../src/core/policy/seed-stop-policy.js';
-import { initialStopState } from '../../src/core/policy/stop-state.js';
 import { createStopPolicy } from '../../src/core/stop-policy.js';
 import { drawCase, measureTrueRates, type Miscalibration } from './simulation.js';
 

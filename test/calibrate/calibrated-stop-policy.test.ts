@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { CalibrationResult } from '../../src/calibrate/calibrate-thresholds.js';
 import { calibratedStopPolicy } from '../../src/calibrate/calibrated-stop-policy.js';
 import { policyThresholds, uncertified, withThresholds } from '../../src/calibrate/policy-thresholds.js';
-import { decide } from '../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../src/core/policy/seed-stop-policy.js';
 import type { StopPolicyDocument } from '../../src/core/policy/stop-policy-document.js';
-import { initialStopState } from '../../src/core/policy/stop-state.js';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
 
 const settings = { alpha: 0.1, delta: 0.05, holdout: 0.3, seed: 1, risk: 'joint', maxFalseHandoff: 0.2, method: 'exact', grid: [] };

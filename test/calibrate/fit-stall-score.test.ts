@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { certifyStallScoreThreshold, evaluateStallScore, fitStallScore, fitStallScoreWeights, stallScoreFeatures } from '../../src/calibrate/fit-stall-score.js';
 import type { StallRun } from '../../src/calibrate/calibrate-stall-detector.js';
 import { STALL_SCORE_FEATURES } from '../../src/core/stall-detection/stall-options.js';
-import { assertStallScoreModel, initialStallScoreState, observeStallScore, simHash } from '../../src/core/stall-detection/stall-score.js';
+import { assertStallScoreModel } from '../../src/core/stall-detection/stall-schemas.js';
+import { initialStallScoreState, observeStallScore, simHash } from '../../src/core/stall-detection/stall-score.js';
 import type { StallStep } from '../../src/core/stall-detection/stall-step.js';
 
 const work = (i: number): StallRun => ({

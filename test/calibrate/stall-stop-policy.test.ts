@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { StallRun } from '../../src/calibrate/calibrate-stall-detector.js';
 import { fitStallScore } from '../../src/calibrate/fit-stall-score.js';
 import { withStallRule } from '../../src/calibrate/stall-stop-policy.js';
-import { decide } from '../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
 import type { StopDecision } from '../../src/core/policy/stop-decision.js';
 import type { StopPolicyDocument } from '../../src/core/policy/stop-policy-document.js';
-import { initialStopState } from '../../src/core/policy/stop-state.js';
 import { DEFAULT_STALL_OPTIONS, type StallScoreModel } from '../../src/core/stall-detection/stall-options.js';
 import { labelledStallRuns } from '../fixtures/stall-runs/labelled-stall-runs.js';
 

@@ -3,11 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decide } from '../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
 import { readsCriteria } from '../../src/core/policy/policy-reads-criteria.js';
 import type { RuleCondition, StopPolicyDocument } from '../../src/core/policy/stop-policy-document.js';
-import { initialStopState } from '../../src/core/policy/stop-state.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const cli = join(root, 'dist', 'bin', 'stopwise.js');

@@ -9,12 +9,11 @@ import {
   type ExternalStopVocabularies,
   type StopVocabulary,
 } from '../../src/core/external-stop-reason.js';
-import { decide } from '../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../src/core/policy/seed-stop-policy.js';
 import type { StopDecision } from '../../src/core/policy/stop-decision.js';
 import type { LimitName } from '../../src/core/policy/stop-policy-document.js';
-import { initialStopState } from '../../src/core/policy/stop-state.js';
 import type { StopOutcome } from '../../src/core/stop-outcome.js';
 
 const BASE = { steps: 3, usage: { steps: 3, wallClockMs: 10, inputTokens: 1, outputTokens: 1, cost: 0, toolErrors: 0 }, text: '', trace: [] };

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { stopPolicySchema } from '../../src/core/policy/stop-policy-document.js';
+import { stopPolicySchema } from '../../src/core/policy/stop-policy-schema.js';
 import { formatPath, formatSchemaProblems, schemaProblems } from '../../src/core/schema-issues.js';
 import { stopPolicyNumbersSchema } from '../../src/core/stop-policy.js';
 

@@ -2,12 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decideCompletionAction } from '../../src/core/decide-completion-action.js';
 import { checkBudget } from '../../src/core/budget.js';
 import { combineDoneSignal } from '../../src/core/combine-done-signal.js';
-import { decide, decideUnobserved, needsJudgement } from '../../src/core/policy/decide.js';
+import { decide, decideUnobserved, initialStopState, needsJudgement } from '../../src/core/policy/decide.js';
 import { isStalled } from '../../src/core/stall.js';
 import { runAgentLoop } from '../../src/loop/run-agent-loop.js';
 import { SEED_STOP_POLICY } from '../../src/core/policy/seed-stop-policy.js';
 import type { StopDecision } from '../../src/core/policy/stop-decision.js';
-import { initialStopState } from '../../src/core/policy/stop-state.js';
 import { currentStopObserver, notifyStopEnd, setStopObserver, type StopRunEnd } from '../../src/core/stop-observer.js';
 
 afterEach(() => {

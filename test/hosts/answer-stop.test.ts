@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
 import type { StopDecision } from '../../src/core/policy/stop-decision.js';
 import type { StopEvent } from '../../src/core/policy/stop-event.js';
 import type { StopPolicyDocument } from '../../src/core/policy/stop-policy-document.js';
-import { initialStopState, type StopState } from '../../src/core/policy/stop-state.js';
+import type { StopState } from '../../src/core/policy/stop-state.js';
 import type { TestEvidence } from '../../src/core/test-evidence.js';
 import { DecisionModelError } from '../../src/decision-model/decision-model-error.js';
 import { createScriptedClient } from '../../src/testing/scripted-client.js';

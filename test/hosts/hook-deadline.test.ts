@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HOOK_DEADLINE_SLACK_MS, HOST_TIMEOUT_MARGIN_MS, hostTimeoutSeconds, MAX_LOCK_WAIT_MS, stopHookDeadlineMs } from '../../src/hosts/hook-deadline.js';
-import { DEFAULT_DECISION_MODEL_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../src/hosts/stopwise-config.js';
+import { DEFAULT_DECISION_MODEL_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../src/hosts/config-file.js';
+
 
 const timeouts = (tests: number, decisionModel: number) => ({ tests: { timeoutMs: tests }, decisionModel: { timeoutMs: decisionModel } });
 

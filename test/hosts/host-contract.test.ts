@@ -10,7 +10,7 @@ import { HOOK_HOSTS, HOSTS, type HookHost, type ToolAnswer } from '../../src/hos
 import type { ProjectTestRunner } from '../../src/hosts/project-tests.js';
 import { output, runHook, type RunHookOptions } from '../../src/hosts/run-hook.js';
 import { checkSettings, describeSettings, installHooks } from '../../src/hosts/settings-file.js';
-import { DEFAULT_DECISION_MODEL_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS } from '../../src/hosts/stopwise-config.js';
+import { DEFAULT_DECISION_MODEL_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS } from '../../src/hosts/config-file.js';
 import { DEFAULT_TOOL_GUARD_OPTIONS, fitToolGuardToHost } from '../../src/hosts/tool-guard.js';
 import { bind, contract, fill, payload, payloadFiles, payloadText, readOutput, schemaProblems } from './host-fixtures.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HOOK_STOP_POLICY } from '../../src/core/policy/hook-stop-policy.js';
 import { parseStopPolicy } from '../../src/core/policy/parse-stop-policy.js';
-import { initialStopState } from '../../src/core/policy/stop-state.js';
+import { initialStopState } from '../../src/core/policy/decide.js';
 import { acquireFileLock } from '../../src/hosts/file-lock.js';
 import {
   appendTurnStep,

@@ -12,9 +12,27 @@ import { retryFeedback } from './describe-decision.js';
 import { assertStopEvent, type StopEvent } from './stop-event.js';
 import type { StopPolicyDocument } from './stop-policy-document.js';
 import { notifyDecision } from '../stop-observer.js';
-import { assertStopState, STOP_STATE_VERSION, type StopState, type StopStateCore, type StopTotals } from './stop-state.js';
+import { assertStopState, STOP_STATE_VERSION, ZERO_TOTALS, type StopState, type StopStateCore, type StopTotals } from './stop-state.js';
 
 const NO_TESTS: TestEvidence = Object.freeze({ passed: false, failed: Object.freeze([]) as readonly string[], ran: 0 });
+
+/**
+ * The state of a run before its first event, for `policy` (validated here:
+ * a malformed policy throws a `StopPolicyError`).
+ *
+ * @example
+ * let state = initialStopState(SEED_STOP_POLICY);
+ */
+export function initialStopState(policy: StopPolicyDocument): StopState {
+  const { stepHistory, scoreModels } = compileStopPolicy(policy);
+  const state: StopState = { version: STOP_STATE_VERSION, step: 0, totals: ZERO_TOTALS, elapsedMs: 0, fingerprints: [], retries: 0 };
+  if (stepHistory.length === 0 && scoreModels.length === 0) return state;
+  return {
+    ...state,
+    ...(stepHistory.length === 0 ? {} : { stall: stepHistory.map((options) => initialStallState(options)) }),
+    ...(scoreModels.length === 0 ? {} : { score: scoreModels.map(() => initialStallScoreState()) }),
+  };
+}
 
 /**
  * Decides one event with a policy: the first rule whose condition holds

@@ -1,6 +1,7 @@
 import { describeValue } from '../describe-value.js';
 import { formatPath, schemaProblems, type SchemaProblem } from '../schema-issues.js';
-import { STOP_POLICY_VERSION, stopPolicySchema, type StopPolicyDocument } from './stop-policy-document.js';
+import { STOP_POLICY_VERSION, type StopPolicyDocument } from './stop-policy-document.js';
+import { stopPolicySchema } from './stop-policy-schema.js';
 import { StopPolicyError } from './stop-policy-error.js';
 
 /**

@@ -1,7 +1,6 @@
-import * as z from 'zod/mini';
-import { stallOptionsInputSchema, stallScoreModelSchema, type StallOptionsInput, type StallScoreModel } from '../stall-detection/stall-options.js';
-import { STALL_PATTERNS, type StallPattern } from '../stall-detection/stall-pattern.js';
-import { STOP_EXITS, type StopExit } from './stop-decision.js';
+import type { StallOptionsInput, StallScoreModel } from '../stall-detection/stall-options.js';
+import type { StallPattern } from '../stall-detection/stall-pattern.js';
+import type { StopExit } from './stop-decision.js';
 
 /** The version of the policy document format this package reads and writes. */
 export const STOP_POLICY_VERSION = 2;
@@ -60,17 +59,17 @@ export type LimitName = (typeof LIMIT_NAMES)[number];
  * fingerprint `fresh` (taken on this tree) or `stale` (taken on another, or
  * on an unknown one).
  */
-const TEST_STATES = ['no_tests_ran', 'failed', 'passed', 'fresh', 'stale'] as const;
+export const TEST_STATES = ['no_tests_ran', 'failed', 'passed', 'fresh', 'stale'] as const;
 /** The finish signal kinds a `signal` condition matches; `none` is a step that signalled nothing. */
-const SIGNAL_STATES = ['done', 'give_up', 'need_help', 'none'] as const;
+export const SIGNAL_STATES = ['done', 'give_up', 'need_help', 'none'] as const;
 /** What came of asking a person: `answered`, or `timed_out` (the wait's deadline passed). */
-const HUMAN_STATES = ['answered', 'timed_out'] as const;
+export const HUMAN_STATES = ['answered', 'timed_out'] as const;
 /**
  * What came of asking the decision model: `answered` (the event carries
  * criterion probabilities), `unavailable` (it was asked and could not answer)
  * or `none` (there is none to ask, or the driver did not ask it).
  */
-const DECISION_MODEL_STATES = ['answered', 'unavailable', 'none'] as const;
+export const DECISION_MODEL_STATES = ['answered', 'unavailable', 'none'] as const;
 /**
  * What the provider said of the step's generation, when it did not end
  * normally: its own `token_limit` or `step_limit` cut it short, or it `failed`
@@ -153,112 +152,3 @@ export interface StallScoreCondition {
   readonly detector: 'score';
   readonly model: StallScoreModel;
 }
-
-// The schema: the one definition of the document. parseStopPolicy validates with it, and
-// schemas/stop-policy.schema.json is generated from it (scripts/generate-schemas.ts; a test compares).
-// Recursive zod output types are cut to `any` in published declarations, so the types above are declared and the
-// schema is typed against them: a schema that drifts from the types does not compile.
-
-const text = (): z.ZodMiniString => z.string().check(z.minLength(1), z.regex(/\S/));
-const probability = (): z.ZodMiniNumber => z.number().check(z.minimum(0), z.maximum(1));
-const comparison = <K extends string, T extends z.core.SomeType>(key: K, value: T) =>
-  z.strictObject({ criterion: z.exactOptional(text()), [key]: value } as { criterion: z.ZodMiniExactOptional<z.ZodMiniString>} & Record<K, T>);
-
-const criteriaSchema = z.union([
-  comparison('gte', probability()),
-  comparison('lt', probability()),
-  comparison('within', z.tuple([probability(), probability()]).check(z.refine(([low, high]) => low <= high, { message: 'low is above high' }))),
-]);
-
-const leaf = <K extends string, T extends z.core.SomeType>(key: K, value: T) => z.strictObject({ [key]: value } as Record<K, T>);
-
-/** The condition kinds, each with its schema (the key that tags a condition is the kind). */
-const conditionSchemas = {
-  get all() {
-    return leaf('all', z.array(conditionSchema));
-  },
-  get any() {
-    return leaf('any', z.array(conditionSchema));
-  },
-  get not() {
-    return leaf('not', conditionSchema);
-  },
-  get atLeast() {
-    return leaf(
-      'atLeast',
-      z
-        .strictObject({ count: z.int().check(z.minimum(1)), of: z.array(conditionSchema).check(z.minLength(1)) })
-        .check(z.refine((spec) => spec.count <= spec.of.length, { message: 'must not exceed the number of conditions in "of"', path: ['count'] })),
-    );
-  },
-  always: leaf('always', z.literal(true)),
-  limit: leaf(
-    'limit',
-    z
-      .strictObject({ of: z.enum(LIMIT_NAMES), max: z.number().check(z.minimum(0)) })
-      .check(z.refine((spec) => spec.of !== 'steps' || Number.isInteger(spec.max), { message: 'a step cap must be a whole number of steps', path: ['max'] })),
-  ),
-  tests: leaf('tests', z.enum(TEST_STATES)),
-  check: leaf('check', z.strictObject({ name: text(), is: z.enum(['passed', 'failed', 'missing']) })),
-  criteria: leaf('criteria', criteriaSchema),
-  signal: leaf('signal', z.enum(SIGNAL_STATES)),
-  provider: leaf('provider', z.enum(PROVIDER_STATES)),
-  verification: leaf('verification', z.enum(['passed', 'failed'])),
-  human: leaf('human', z.enum(HUMAN_STATES)),
-  stall: leaf(
-    'stall',
-    z.union([
-      z.strictObject({ detector: z.literal('identical_fingerprints'), rounds: z.int().check(z.minimum(1)) }),
-      z.strictObject({
-        detector: z.literal('step_history'),
-        patterns: z.exactOptional(z.array(z.enum(STALL_PATTERNS)).check(z.minLength(1))),
-        options: z.exactOptional(stallOptionsInputSchema),
-      }),
-      z.strictObject({ detector: z.literal('score'), model: stallScoreModelSchema }),
-    ]),
-  ),
-  retries: leaf('retries', z.strictObject({ atLeast: z.int().check(z.minimum(1)) })),
-  decisionModel: leaf('decisionModel', z.enum(DECISION_MODEL_STATES)),
-  reentered: leaf('reentered', z.literal(true)),
-  taskType: leaf('taskType', text()),
-};
-
-/** The kinds of condition, as the key that tags each, in the order of the schema's branches. */
-export const CONDITION_KINDS = Object.keys(Object.getOwnPropertyDescriptors(conditionSchemas)) as readonly (keyof typeof conditionSchemas)[];
-
-/** A condition: exactly one of the kinds. */
-export const conditionSchema: z.ZodMiniType<RuleCondition> = z.lazy(() =>
-  z.union(CONDITION_KINDS.map((kind) => conditionSchemas[kind]) as unknown as [z.ZodMiniType<RuleCondition>, ...z.ZodMiniType<RuleCondition>[]]),
-);
-
-const outcomeSchema: z.ZodMiniType<RuleOutcome> = z.union([
-  z.strictObject({ kind: z.literal('continue'), reason: z.exactOptional(text()) }),
-  z.strictObject({ kind: z.literal('retry'), reason: text() }),
-  z.strictObject({ kind: z.literal('stop'), exit: z.enum(STOP_EXITS), reason: text() }),
-]);
-
-const ruleSchema: z.ZodMiniType<StopRule> = z.strictObject({
-  id: text(),
-  description: z.exactOptional(z.string()),
-  when: conditionSchema,
-  then: outcomeSchema,
-});
-
-/** The whole document. */
-export const stopPolicySchema: z.ZodMiniType<StopPolicyDocument> = z
-  .strictObject({
-    $schema: z.exactOptional(z.string()),
-    version: z.literal(STOP_POLICY_VERSION),
-    name: z.exactOptional(z.string()),
-    rules: z.array(ruleSchema).check(z.minLength(1)),
-  })
-  .check(
-    z.superRefine((document, context) => {
-      const seen = new Map<string, number>();
-      document.rules.forEach((rule, index) => {
-        const earlier = seen.get(rule.id);
-        if (earlier === undefined) seen.set(rule.id, index);
-        else context.addIssue({ code: 'custom', message: `duplicate rule id "${rule.id}" (also rules[${earlier}].id)`, path: ['rules', index, 'id'], input: rule.id });
-      });
-    }),
-  );

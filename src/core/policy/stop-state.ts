@@ -1,9 +1,7 @@
 import { describeValue } from '../describe-value.js';
 import { MAX_FINGERPRINT_LENGTH } from '../fingerprint.js';
-import { initialStallScoreState, isStallScoreState, type StallScoreState } from '../stall-detection/stall-score.js';
-import { initialStallState, isStallState, STALL_STATE_VERSION, type StallState } from '../stall-detection/stall-state.js';
-import { compileStopPolicy } from './compile-stop-policy.js';
-import type { StopPolicyDocument } from './stop-policy-document.js';
+import { isStallScoreState, type StallScoreState } from '../stall-detection/stall-score.js';
+import { isStallState, STALL_STATE_VERSION, type StallState } from '../stall-detection/stall-state.js';
 
 /** The version of the state format `decide` reads and writes. */
 export const STOP_STATE_VERSION = 2;
@@ -60,24 +58,6 @@ export const ZERO_TOTALS: StopTotals = Object.freeze({
   decisionModelCalls: 0,
   decisionModelCost: 0,
 });
-
-/**
- * The state of a run before its first event, for `policy` (validated here:
- * a malformed policy throws a `StopPolicyError`).
- *
- * @example
- * let state = initialStopState(SEED_STOP_POLICY);
- */
-export function initialStopState(policy: StopPolicyDocument): StopState {
-  const { stepHistory, scoreModels } = compileStopPolicy(policy);
-  const state: StopState = { version: STOP_STATE_VERSION, step: 0, totals: ZERO_TOTALS, elapsedMs: 0, fingerprints: [], retries: 0 };
-  if (stepHistory.length === 0 && scoreModels.length === 0) return state;
-  return {
-    ...state,
-    ...(stepHistory.length === 0 ? {} : { stall: stepHistory.map((options) => initialStallState(options)) }),
-    ...(scoreModels.length === 0 ? {} : { score: scoreModels.map(() => initialStallScoreState()) }),
-  };
-}
 
 const TOTAL_KEYS = Object.keys(ZERO_TOTALS) as (keyof StopTotals)[];
 

@@ -1,11 +1,9 @@
-import { describeValue } from '../describe-value.js';
 import { normalizeOutput } from './normalize-output.js';
 import { observeDigest } from './observe-step.js';
 import {
   DEFAULT_STALL_OPTIONS,
   STALL_SCORE_FEATURES,
   STALL_SCORE_MAX_WINDOW,
-  stallScoreModelSchema,
   type StallScoreFeature,
   type StallScoreModel,
 } from './stall-options.js';
@@ -116,15 +114,6 @@ export function observeStallScore(
   if (step.role === 'user') return { state: next, score: 0, stop: false };
   const score = stallScore(model, features);
   return { state: next, score, stop: model.threshold !== null && score >= model.threshold };
-}
-
-/** Throws a `TypeError` naming the field when `value` is not a {@link StallScoreModel} (weights must be finite and at least 0). */
-export function assertStallScoreModel(value: unknown): asserts value is StallScoreModel {
-  const parsed = stallScoreModelSchema.safeParse(value);
-  if (parsed.success) return;
-  const issue = parsed.error.issues[0];
-  const path = issue === undefined || issue.path.length === 0 ? '' : `.${issue.path.join('.')}`;
-  throw new TypeError(`stall score model${path}: ${issue?.message ?? 'invalid'} (got ${describeValue(value)})`);
 }
 
 /** True for a value shaped like a saved {@link StallScoreState} of this version (its rule detector's state included). */

@@ -2,10 +2,9 @@ import type { StepResult, StopCondition, ToolSet } from 'ai';
 import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
 import { describeValue } from '../../core/describe-value.js';
 import { hardCapStopWhen } from './hard-cap-stop-when.js';
-import { decide } from '../../core/policy/decide.js';
+import { decide, initialStopState } from '../../core/policy/decide.js';
 import { parseStopPolicy } from '../../core/policy/parse-stop-policy.js';
 import { STOP_POLICY_VERSION } from '../../core/policy/stop-policy-document.js';
-import { initialStopState } from '../../core/policy/stop-state.js';
 
 /** A check of the steps so far: `true` stops the loop. It may be asynchronous. */
 export type DoneCheck<TOOLS extends ToolSet = any> = (

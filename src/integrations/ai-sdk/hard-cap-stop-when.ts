@@ -1,8 +1,7 @@
 import type { StopCondition } from 'ai';
-import { decide } from '../../core/policy/decide.js';
+import { decide, initialStopState } from '../../core/policy/decide.js';
 import { parseStopPolicy } from '../../core/policy/parse-stop-policy.js';
 import { STOP_POLICY_VERSION } from '../../core/policy/stop-policy-document.js';
-import { initialStopState } from '../../core/policy/stop-state.js';
 import { MAX_AGENT_STEPS } from '../../core/stop-policy.js';
 import { assertStepCap } from '../../loop/completion-loop.js';
 

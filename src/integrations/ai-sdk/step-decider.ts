@@ -1,13 +1,13 @@
 import type { StepResult, ToolSet } from 'ai';
 import { describeValue } from '../../core/describe-value.js';
 import type { FinishSignal } from '../../core/finish-signal.js';
-import { decide, needsJudgement } from '../../core/policy/decide.js';
+import { decide, initialStopState, needsJudgement } from '../../core/policy/decide.js';
 import { policyReadsCriteria } from '../../core/policy/policy-reads-criteria.js';
 import { seedStopPolicy } from '../../core/policy/seed-stop-policy.js';
 import type { StopDecision } from '../../core/policy/stop-decision.js';
 import type { StopEvent, StopEventUsage } from '../../core/policy/stop-event.js';
 import type { StopPolicyDocument } from '../../core/policy/stop-policy-document.js';
-import { initialStopState, type StopState } from '../../core/policy/stop-state.js';
+import type { StopState } from '../../core/policy/stop-state.js';
 import { DEFAULT_POLICY, type StopPolicy } from '../../core/stop-policy.js';
 import type { TestEvidence } from '../../core/test-evidence.js';
 import { notifyStopEnd } from '../../core/stop-observer.js';

@@ -1,7 +1,7 @@
-import { decide } from '../../core/policy/decide.js';
+import { decide, initialStopState } from '../../core/policy/decide.js';
 import type { StopEvent } from '../../core/policy/stop-event.js';
 import type { StopPolicyDocument } from '../../core/policy/stop-policy-document.js';
-import { initialStopState, type StopState } from '../../core/policy/stop-state.js';
+import type { StopState } from '../../core/policy/stop-state.js';
 import type { StopDecision } from '../../core/policy/stop-decision.js';
 import type { StopEngineState } from './stop-engine-annotation.js';
 

@@ -1,9 +1,8 @@
 import { describeValue } from '../../core/describe-value.js';
-import { decide } from '../../core/policy/decide.js';
+import { decide, initialStopState } from '../../core/policy/decide.js';
 import { parseStopPolicy } from '../../core/policy/parse-stop-policy.js';
 import type { StopDecision } from '../../core/policy/stop-decision.js';
 import { STOP_POLICY_VERSION, type StopPolicyDocument } from '../../core/policy/stop-policy-document.js';
-import { initialStopState } from '../../core/policy/stop-state.js';
 
 /** The node a graph goes to after a turn: back to `turn`, or the node named after the exit it stopped with. */
 export type StopRoute = 'turn' | 'limit' | 'success' | 'give_up' | 'human' | 'failed';

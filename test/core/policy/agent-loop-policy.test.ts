@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentLoopPolicy, BUDGET_LIMITS, budgetRules, policyBudgetLimits } from '../../../src/core/policy/agent-loop-policy.js';
-import { decide } from '../../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../../src/core/policy/decide.js';
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
-import { initialStopState } from '../../../src/core/policy/stop-state.js';
 
 describe('agentLoopPolicy', () => {
   it('puts the provider first, then the exits of a signal, then one rule per limit in checkBudget order, then the rejected done', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { compileStopPolicy, formatUnmet, labelOf } from '../../../src/core/policy/compile-stop-policy.js';
-import { decide, needsJudgement } from '../../../src/core/policy/decide.js';
+import { decide, initialStopState, needsJudgement } from '../../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
 import type { StopEvent } from '../../../src/core/policy/stop-event.js';
 import { StopPolicyError } from '../../../src/core/policy/stop-policy-error.js';
 import type { RuleCondition, StopPolicyDocument } from '../../../src/core/policy/stop-policy-document.js';
-import { initialStopState, type StopState } from '../../../src/core/policy/stop-state.js';
+import type { StopState } from '../../../src/core/policy/stop-state.js';
 import type { StallStep } from '../../../src/core/stall-detection/stall-step.js';
 
 const stop = { kind: 'stop', exit: 'success', reason: 'ok' } as const;

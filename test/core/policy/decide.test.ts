@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decide, needsJudgement } from '../../../src/core/policy/decide.js';
+import { decide, initialStopState, needsJudgement } from '../../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
 import type { StopDecision } from '../../../src/core/policy/stop-decision.js';
 import type { StopEvent } from '../../../src/core/policy/stop-event.js';
 import type { RuleCondition, StopPolicyDocument } from '../../../src/core/policy/stop-policy-document.js';
-import { initialStopState, type StopState } from '../../../src/core/policy/stop-state.js';
+import type { StopState } from '../../../src/core/policy/stop-state.js';
 import { condition, eventBody, eventStream, seedEventBody } from './arbitraries.js';
 
 const PASS = { passed: true, failed: [], ran: 12 } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentLoopPolicy } from '../../../src/core/policy/agent-loop-policy.js';
-import { decide } from '../../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../../src/core/policy/decide.js';
 import {
   describeDecision,
   evidenceText,
@@ -13,7 +13,7 @@ import {
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
 import type { StopDecision } from '../../../src/core/policy/stop-decision.js';
 import type { StopEvent } from '../../../src/core/policy/stop-event.js';
-import { initialStopState, type StopState } from '../../../src/core/policy/stop-state.js';
+import type { StopState } from '../../../src/core/policy/stop-state.js';
 
 const state = initialStopState(SEED_STOP_POLICY);
 const PASS = { passed: true, failed: [], ran: 4 };

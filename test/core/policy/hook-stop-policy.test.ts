@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { decide, needsJudgement } from '../../../src/core/policy/decide.js';
+import { decide, initialStopState, needsJudgement } from '../../../src/core/policy/decide.js';
 import { HOOK_RULE_IDS, HOOK_STOP_POLICY, hookStopPolicy } from '../../../src/core/policy/hook-stop-policy.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import type { StopEvent } from '../../../src/core/policy/stop-event.js';
-import { initialStopState } from '../../../src/core/policy/stop-state.js';
 import { createStopPolicy } from '../../../src/core/stop-policy.js';
 
 const schema = JSON.parse(readFileSync(join(import.meta.dirname, '../../../schemas/stop-policy.schema.json'), 'utf8')) as object;

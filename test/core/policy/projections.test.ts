@@ -11,13 +11,13 @@ import { minCriterionProbability, type CriterionProbabilities } from '../../../s
 import { decideCompletionAction } from '../../../src/core/decide-completion-action.js';
 import { fingerprintProgress } from '../../../src/core/fingerprint.js';
 import { agentLoopPolicy, budgetRules } from '../../../src/core/policy/agent-loop-policy.js';
-import { decide, needsJudgement } from '../../../src/core/policy/decide.js';
+import { decide, initialStopState, needsJudgement } from '../../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_RULE_IDS, seedStopPolicy } from '../../../src/core/policy/seed-stop-policy.js';
 import type { StopDecision } from '../../../src/core/policy/stop-decision.js';
 import type { StopEvent } from '../../../src/core/policy/stop-event.js';
 import type { StopPolicyDocument } from '../../../src/core/policy/stop-policy-document.js';
-import { initialStopState, type StopState } from '../../../src/core/policy/stop-state.js';
+import type { StopState } from '../../../src/core/policy/stop-state.js';
 import { toCompletionAction } from '../../../src/core/policy/to-completion-action.js';
 import { appendFingerprint, isStalled } from '../../../src/core/stall.js';
 import type { StopPolicy } from '../../../src/core/stop-policy.js';

@@ -4,10 +4,9 @@ import { baselineDecideCompletionAction } from '../../../bench/baseline-action-t
 import { appendFingerprint } from '../../../src/core/stall.js';
 import { decideCompletionAction } from '../../../src/core/decide-completion-action.js';
 import { fingerprintProgress } from '../../../src/core/fingerprint.js';
-import { decide, needsJudgement } from '../../../src/core/policy/decide.js';
+import { decide, initialStopState, needsJudgement } from '../../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_RULE_IDS, SEED_STOP_POLICY, seedStopPolicy } from '../../../src/core/policy/seed-stop-policy.js';
-import { initialStopState } from '../../../src/core/policy/stop-state.js';
 import { toCompletionAction } from '../../../src/core/policy/to-completion-action.js';
 import { createStopPolicy, DEFAULT_POLICY } from '../../../src/core/stop-policy.js';
 import { stopPolicy } from '../arbitraries.js';

@@ -8,7 +8,8 @@ import { agentLoopPolicy } from '../../../src/core/policy/agent-loop-policy.js';
 import { HOOK_STOP_POLICY } from '../../../src/core/policy/hook-stop-policy.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
-import { CONDITION_KINDS, LIMIT_NAMES, PROVIDER_STATES, STOP_POLICY_VERSION } from '../../../src/core/policy/stop-policy-document.js';
+import { LIMIT_NAMES, PROVIDER_STATES, STOP_POLICY_VERSION } from '../../../src/core/policy/stop-policy-document.js';
+import { CONDITION_KINDS } from '../../../src/core/policy/stop-policy-schema.js';
 import { condition } from './arbitraries.js';
 
 const shipped = readFileSync(join(import.meta.dirname, '../../../schemas/stop-policy.schema.json'), 'utf8');

@@ -3,7 +3,8 @@ import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
 import type { StopPolicyDocument } from '../../../src/core/policy/stop-policy-document.js';
 import { StopPolicyError } from '../../../src/core/policy/stop-policy-error.js';
-import { assertStopState, initialStopState, STOP_STATE_VERSION, ZERO_TOTALS, type StopState } from '../../../src/core/policy/stop-state.js';
+import { assertStopState, STOP_STATE_VERSION, ZERO_TOTALS, type StopState } from '../../../src/core/policy/stop-state.js';
+import { initialStopState } from '../../../src/core/policy/decide.js';
 
 describe('initialStopState', () => {
   it('is version 2 JSON at step 0 with zero totals, and one detector state per step-history condition', () => {

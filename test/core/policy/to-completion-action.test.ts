@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../../src/core/policy/decide.js';
 import { SEED_STOP_POLICY, seedStopPolicy } from '../../../src/core/policy/seed-stop-policy.js';
-import { initialStopState } from '../../../src/core/policy/stop-state.js';
 import { toCompletionAction } from '../../../src/core/policy/to-completion-action.js';
 import { createStopPolicy, DEFAULT_POLICY } from '../../../src/core/stop-policy.js';
 

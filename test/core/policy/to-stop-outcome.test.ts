@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../../src/core/budget.js';
-import { decide } from '../../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import type { StopDecision } from '../../../src/core/policy/stop-decision.js';
 import type { StopEvent } from '../../../src/core/policy/stop-event.js';
 import type { StopPolicyDocument } from '../../../src/core/policy/stop-policy-document.js';
-import { initialStopState } from '../../../src/core/policy/stop-state.js';
 import { toStopOutcome } from '../../../src/core/policy/to-stop-outcome.js';
 
 const facts = { steps: 2, usage: { ...emptyUsage(), steps: 2 }, text: 'last text', trace: [] };

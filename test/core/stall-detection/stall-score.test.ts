@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STALL_SCORE_FEATURES, type StallScoreFeature, type StallScoreModel } from '../../../src/core/stall-detection/stall-options.js';
+import { assertStallScoreModel } from '../../../src/core/stall-detection/stall-schemas.js';
 import {
-  assertStallScoreModel,
   initialStallScoreState,
   isStallScoreState,
   observeScoreFeatures,

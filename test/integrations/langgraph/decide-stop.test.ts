@@ -1,11 +1,11 @@
 import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../../src/core/policy/decide.js';
+import { decide, initialStopState } from '../../../src/core/policy/decide.js';
 import { parseStopPolicy } from '../../../src/core/policy/parse-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../../src/core/policy/seed-stop-policy.js';
 import type { StopEvent } from '../../../src/core/policy/stop-event.js';
 import { STOP_POLICY_VERSION } from '../../../src/core/policy/stop-policy-document.js';
-import { initialStopState, STOP_STATE_VERSION } from '../../../src/core/policy/stop-state.js';
+import { STOP_STATE_VERSION } from '../../../src/core/policy/stop-state.js';
 import { decideStop } from '../../../src/integrations/langgraph/decide-stop.js';
 import { routeDecision } from '../../../src/integrations/langgraph/route-decision.js';
 import { STOP_ROUTES } from '../../../src/integrations/langgraph/route-stop.js';

@@ -6,6 +6,8 @@
 // `node -e ""`, the npx fallback, and the same hook through the library entry (`runHook` from
 // dist/hosts.js, its dependencies loaded as separate modules), which is what the command's own bundle
 // saves.
+// With STOPWISE_BENCH_BASELINE=<tarball of another release>, that release's hooks run interleaved with these, for a
+// before-and-after figure from one run (see baselineLaunches).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +27,9 @@ interface Launch {
   readonly input: () => string;
   /** What the host reads as "let the agent stop" or "let the call go ahead" on stdout. */
   readonly allows: (stdout: string) => boolean;
+  /** Where it runs, and its own environment (a baseline's project), instead of the bench's project. */
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 const silent = (stdout: string): boolean => stdout === '';
@@ -35,18 +40,13 @@ function quantile(sorted: readonly number[], q: number): number {
   return (sorted[low] as number) + ((sorted[high] as number) - (sorted[low] as number)) * (position - low);
 }
 
-/** Packs this checkout and installs the tarball into a new project folder; returns the folder. */
-function installPackedPackage(work: string): string {
-  const packs = join(work, 'pack');
-  mkdirSync(packs);
-  execFileSync('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const [tarball] = readdirSync(packs).filter((name) => name.endsWith('.tgz'));
-  if (tarball === undefined) throw new Error('npm pack wrote no tarball');
-  const project = join(work, 'project');
+/** Installs `tarball` (default: this checkout, packed) into a new project folder `name`; returns the folder. */
+function installPackedPackage(work: string, name = 'project', tarball = packThisCheckout(work)): string {
+  const project = join(work, name);
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'hook-bench-project', version: '1.0.0', private: true }));
   try {
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', join(packs, tarball)], {
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball], {
       cwd: project,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -54,6 +54,15 @@ function installPackedPackage(work: string): string {
     throw new Error(`could not install the packed tarball into a new project (npm install needs the registry or its cache for the dependencies): ${(error as Error).message}`);
   }
   return project;
+}
+
+function packThisCheckout(work: string): string {
+  const packs = join(work, 'pack');
+  mkdirSync(packs);
+  execFileSync('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const [tarball] = readdirSync(packs).filter((name) => name.endsWith('.tgz'));
+  if (tarball === undefined) throw new Error('npm pack wrote no tarball');
+  return join(packs, tarball);
 }
 
 /** The command of the first stopwise hook entry `init` wrote for `event` in a settings file. */
@@ -71,10 +80,9 @@ export default async function run(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'stopwise-hook-bench-'));
   try {
     const project = installPackedPackage(work);
-    writeFileSync(
-      join(project, 'stopwise.config.json'),
-      JSON.stringify({ tests: { command: 'printf', args: ['TAP version 13\n1..1\nok 1 - passes\n'] }, decisionModel: { client: 'none' } }),
-    );
+    // no decision model (the default), in words an earlier release reads too
+    const config = JSON.stringify({ tests: { command: 'printf', args: ['TAP version 13\n1..1\nok 1 - passes\n'] } });
+    writeFileSync(join(project, 'stopwise.config.json'), config);
     const bin = join(project, 'node_modules/stopwise/dist/bin/stopwise.js');
     for (const host of ['claude-code', 'codex', 'cursor']) execFileSync(process.execPath, [bin, 'init', host], { cwd: project, stdio: ['ignore', 'ignore', 'inherit'] });
     const claude = installedCommand(project, '.claude/settings.json', 'Stop');
@@ -89,6 +97,7 @@ export default async function run(): Promise<void> {
     );
 
     const env = { ...process.env, NODE_TEST_CONTEXT: undefined, CLAUDE_PROJECT_DIR: project, CURSOR_PROJECT_DIR: project };
+    const guarded = subProject(project, 'guarded', { toolGuard: { ladder: { nudges: 2 } } });
     let session = 0;
     const claudeStop = (): string => JSON.stringify({ session_id: `bench-${session++}`, cwd: project, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.' });
     const cursorStop = (): string =>
@@ -102,16 +111,25 @@ export default async function run(): Promise<void> {
       { name: 'runHook via dist/hosts.js', file: process.execPath, args: [library], input: claudeStop, allows: silent },
       { name: 'init for Claude Code, PostToolUse (tool guard)', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PostToolUse')], input: () => toolInput(project, 'post'), allows: silent },
       { name: 'init for Claude Code, PreToolUse (tool guard)', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PreToolUse')], input: () => toolInput(project, 'pre'), allows: silent },
+      // What the configuration's schema costs where it is loaded: a stop whose configuration changed since the last
+      // stop (each run changes it), and a tool event whose configuration sets tool-guard keys, validated by a stop
+      // before (the steady state) or by none yet (each run of the latter is in a folder no stop has run in).
+      { name: 'Stop, its configuration changed since the last stop', file: 'sh', args: ['-c', claude], input: () => changedConfigStop(project, claudeStop), allows: silent },
+      { name: 'PostToolUse, tool-guard settings a stop validated', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PostToolUse')], input: () => toolInput(guarded, 'post'), allows: silent },
+      { name: 'PostToolUse, tool-guard settings no stop validated', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PostToolUse')], input: () => toolInput(unvalidated(project), 'post'), allows: silent },
     ];
+    launches.push(...baselineLaunches(work, config));
     const time = (launch: Launch): number => {
       const input = launch.input();
       const started = process.hrtime.bigint();
-      const result = spawnSync(launch.file, launch.args, { cwd: project, input, encoding: 'utf8', env });
+      const result = spawnSync(launch.file, launch.args, { cwd: launch.cwd ?? project, input, encoding: 'utf8', env: { ...env, ...launch.env } });
       const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
       if (result.status !== 0 || !launch.allows(result.stdout)) throw new Error(`${launch.name} did not let the agent go on (exit ${result.status}): ${result.stdout}${result.stderr}`);
       return elapsed;
     };
 
+    // a stop in the guarded folder validates its configuration and keeps it, as the agent's first stop would
+    time({ name: 'a stop in the guarded folder', file: 'sh', args: ['-c', claude], input: () => claudeStop().replace(JSON.stringify(project), JSON.stringify(guarded)), allows: silent });
     const samples = launches.map(() => [] as number[]);
     for (let i = 0; i < WARMUP + RUNS; i++) {
       launches.forEach((launch, index) => {
@@ -129,13 +147,22 @@ export default async function run(): Promise<void> {
         return [launch.name, quantile(values, 0.5).toFixed(1), quantile(values, 0.1).toFixed(1), quantile(values, 0.9).toFixed(1), (quantile(values, 0.5) / bare).toFixed(2)];
       }),
     );
-    const installed = quantile(samples[1] ?? [], 0.5);
+    const median = (name: string): number => quantile(samples[launches.findIndex((launch) => launch.name === name)] ?? [], 0.5);
+    const installed = median('init for Claude Code, Stop: sh -c <command>');
     console.log(`\nratio of medians (the command init installs for Claude Code, Stop / bare node): ${(installed / bare).toFixed(2)} (target <= 2.0)`);
     console.log(`the hook's own work beyond a bare node start-up: ${(installed - bare).toFixed(1)} ms`);
-    for (const [index, event] of [[launches.length - 2, 'PostToolUse'], [launches.length - 1, 'PreToolUse']] as const) {
-      const median = quantile(samples[index] ?? [], 0.5);
-      console.log(`ratio of medians (${event}, the command init installs / bare node): ${(median / bare).toFixed(2)} (goal <= 1.5); beyond bare node: ${(median - bare).toFixed(1)} ms`);
+    for (const event of ['PostToolUse', 'PreToolUse']) {
+      const tool = median(`init for Claude Code, ${event} (tool guard)`);
+      console.log(`ratio of medians (${event}, the command init installs / bare node): ${(tool / bare).toFixed(2)} (goal <= 1.5); beyond bare node: ${(tool - bare).toFixed(1)} ms`);
     }
+    for (const [event, ours] of [['Stop', installed], ['PostToolUse', median('init for Claude Code, PostToolUse (tool guard)')], ['PreToolUse', median('init for Claude Code, PreToolUse (tool guard)')]] as const) {
+      const baseline = launches.find((launch) => launch.name.startsWith('baseline') && launch.name.endsWith(event));
+      if (baseline !== undefined) console.log(`${event}, in the same run: this checkout ${(ours / bare).toFixed(2)}× bare node, ${baseline.name.replace(/, \w+$/, '')} ${(median(baseline.name) / bare).toFixed(2)}×`);
+    }
+    const changed = median('Stop, its configuration changed since the last stop');
+    const validated = median('PostToolUse, tool-guard settings a stop validated');
+    const unchecked = median('PostToolUse, tool-guard settings no stop validated');
+    console.log(`the configuration's schema, where it is loaded: a stop after the configuration changed ${(changed - installed).toFixed(1)} ms more than one after none; a tool event with tool-guard settings ${(validated - median('init for Claude Code, PostToolUse (tool guard)')).toFixed(1)} ms more than one without once a stop validated them, ${(unchecked - validated).toFixed(1)} ms more before`);
     await toolStateSize(project);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -143,6 +170,51 @@ export default async function run(): Promise<void> {
 }
 
 let toolCall = 0;
+
+/**
+ * With `STOPWISE_BENCH_BASELINE` set to the tarball of another release (`npm pack` of its checkout), its Stop and tool
+ * events as `init claude-code` of that release installs them, interleaved with this checkout's: the same machine and
+ * load, for a before-and-after figure. Without it, none.
+ */
+function baselineLaunches(work: string, config: string): Launch[] {
+  const tarball = process.env.STOPWISE_BENCH_BASELINE;
+  if (tarball === undefined || tarball === '') return [];
+  const project = installPackedPackage(work, 'baseline', tarball);
+  writeFileSync(join(project, 'stopwise.config.json'), config);
+  const { version } = JSON.parse(readFileSync(join(project, 'node_modules/stopwise/package.json'), 'utf8')) as { version: string };
+  execFileSync(process.execPath, [join(project, 'node_modules/stopwise/dist/bin/stopwise.js'), 'init', 'claude-code'], { cwd: project, stdio: ['ignore', 'ignore', 'inherit'] });
+  const command = (event: string): string[] => ['-c', installedCommand(project, '.claude/settings.json', event)];
+  const env = { CLAUDE_PROJECT_DIR: project };
+  let session = 0;
+  const stop = (): string => JSON.stringify({ session_id: `baseline-${session++}`, cwd: project, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.' });
+  return [
+    { name: `baseline ${version}, Stop`, file: 'sh', args: command('Stop'), input: stop, allows: silent, cwd: project, env },
+    { name: `baseline ${version}, PostToolUse`, file: 'sh', args: command('PostToolUse'), input: () => toolInput(project, 'post'), allows: silent, cwd: project, env },
+    { name: `baseline ${version}, PreToolUse`, file: 'sh', args: command('PreToolUse'), input: () => toolInput(project, 'pre'), allows: silent, cwd: project, env },
+  ];
+}
+let configChange = 0;
+let unvalidatedFolder = 0;
+
+/** A folder of the project with a configuration of its own (the project's, with `extra`): a hook run there reads it. */
+function subProject(project: string, name: string, extra: Record<string, unknown>): string {
+  const dir = join(project, name);
+  mkdirSync(dir, { recursive: true });
+  const config = JSON.parse(readFileSync(join(project, 'stopwise.config.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(dir, 'stopwise.config.json'), JSON.stringify({ ...config, ...extra }));
+  return dir;
+}
+
+/** A stop in a folder whose configuration is written anew (a different task) before each run. */
+function changedConfigStop(project: string, stop: () => string): string {
+  const dir = subProject(project, 'changing', { task: `run ${configChange++}` });
+  return stop().replace(JSON.stringify(project), JSON.stringify(dir));
+}
+
+/** A new folder with tool-guard settings that no stop has run in, so none validated them. */
+function unvalidated(project: string): string {
+  return subProject(project, `unvalidated-${unvalidatedFolder++}`, { toolGuard: { ladder: { nudges: 2 } } });
+}
 
 /**
  * A Claude Code tool hook input of the bench's one agent session: every call

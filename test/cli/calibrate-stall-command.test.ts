@@ -26,10 +26,20 @@ const runs = labelledStallRuns();
 const runsFile = write('runs.jsonl', stallRunsJsonl(runs));
 const expected = calibrateStallDetector(runs, { maxFalseAlarm: 0.02, confidence: 0.95 });
 
+// Each calibration the command runs takes seconds: the tests share two runs of the same calibration, one printing text
+// and writing the report and the policy, one printing JSON and writing the report.
+const page = join(folder, 'out', 'stall-report.html');
+const jsonPage = join(folder, 'out', 'stall-report-json.html');
+const policyOut = join(folder, 'policies', 'rules.json');
+let textRun: ReturnType<typeof runCli> | undefined;
+let jsonRun: ReturnType<typeof runCli> | undefined;
+const text = () => (textRun ??= runCli(['calibrate-stall', runsFile, '--max-false-alarm', '0.02', '--html', page, '--policy-out', policyOut]));
+const json = () => (jsonRun ??= runCli(['calibrate-stall', runsFile, '--max-false-alarm', '0.02', '--json', '--html', jsonPage]));
+const report = renderStallCalibrationReport({ calibration: expected, target: { maxFalseAlarm: 0.02, confidence: 0.95 }, source: runsFile });
+
 describe('stopwise calibrate-stall', () => {
   it('prints { options, figures } of calibrateStallDetector with --json', async () => {
-    const { code, stdout, stderr } = await runCli(['calibrate-stall', runsFile, '--max-false-alarm', '0.02', '--json']);
-    expect(stderr).toBe('');
+    const { code, stdout } = await json();
     expect(code).toBe(0);
     const printed = JSON.parse(stdout) as typeof expected;
     expect(printed).toEqual({ options: expected.options, figures: expected.figures });
@@ -45,7 +55,7 @@ describe('stopwise calibrate-stall', () => {
   });
 
   it('starts with three plain sentences, then the options and figures as tables', async () => {
-    const { code, stdout, stderr } = await runCli(['calibrate-stall', runsFile, '--max-false-alarm', '0.02']);
+    const { code, stdout, stderr } = await text();
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const lines = stdout.split('\n');
@@ -68,25 +78,19 @@ describe('stopwise calibrate-stall', () => {
     }
   });
 
-  it('writes the HTML report with --html and says so', async () => {
-    const page = join(folder, 'out', 'stall-report.html');
-    const { code, stdout } = await runCli(['calibrate-stall', runsFile, '--max-false-alarm', '0.02', '--html', page]);
-    expect(code).toBe(0);
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe(`report written to ${page}`);
-    expect(readFileSync(page, 'utf8')).toBe(
-      renderStallCalibrationReport({ calibration: expected, target: { maxFalseAlarm: 0.02, confidence: 0.95 }, source: runsFile }),
-    );
-    const json = await runCli(['calibrate-stall', runsFile, '--max-false-alarm', '0.02', '--json', '--html', page]);
-    expect(json.stderr).toBe(`stopwise calibrate-stall: report written to ${page}\n`);
-    expect(() => JSON.parse(json.stdout) as unknown).not.toThrow();
+  it('writes the HTML report with --html and says so: on stdout after the text, on stderr with --json', async () => {
+    const { stdout } = await text();
+    expect(stdout.split('\n')).toContain(`report written to ${page}`);
+    expect(readFileSync(page, 'utf8')).toBe(report);
+    const { stderr } = await json();
+    expect(stderr).toBe(`stopwise calibrate-stall: report written to ${jsonPage}\n`);
+    expect(readFileSync(jsonPage, 'utf8')).toBe(report);
   });
 
   it('writes the chosen options as a step-history rule of the hook preset with --policy-out', async () => {
-    const out = join(folder, 'policies', 'rules.json');
-    const { code, stdout, stderr } = await runCli(['calibrate-stall', runsFile, '--max-false-alarm', '0.02', '--policy-out', out]);
-    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe(`policy written to ${out} (a stop policy document for decide, runAgentLoop and the hook configuration)`);
-    expect(parseStopPolicy(JSON.parse(readFileSync(out, 'utf8')))).toEqual(withStallRule(hookStopPolicy(), { options: expected.options }));
+    const { stdout } = await text();
+    expect(stdout.trimEnd().split('\n').slice(-2)).toEqual([`policy written to ${policyOut} (a stop policy document for decide, runAgentLoop and the hook configuration)`, `report written to ${page}`]);
+    expect(parseStopPolicy(JSON.parse(readFileSync(policyOut, 'utf8')))).toEqual(withStallRule(hookStopPolicy(), { options: expected.options }));
   });
 
   it('fits the learned score with --model score and writes it as a rule after the limit rules of the policy given', async () => {

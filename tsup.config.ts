@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import ts from 'typescript';
 
@@ -41,12 +41,8 @@ function emitDeclarations(): Record<string, string> {
   return Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, file.replace(/^src\//, `${TYPES_DIR}/`).replace(/\.ts$/, '.d.ts')]));
 }
 
-const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-
 const shared: Options = {
   format: ['esm'],
-  // the hook keeps a validated configuration for the version that validated it (src/hosts/hook-config.ts)
-  define: { __STOPWISE_VERSION__: JSON.stringify(version) },
   target: 'node20',
   platform: 'node',
   splitting: true,

@@ -111,12 +111,8 @@ export default async function run(): Promise<void> {
       { name: 'runHook via dist/hosts.js', file: process.execPath, args: [library], input: claudeStop, allows: silent },
       { name: 'init for Claude Code, PostToolUse (tool guard)', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PostToolUse')], input: () => toolInput(project, 'post'), allows: silent },
       { name: 'init for Claude Code, PreToolUse (tool guard)', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PreToolUse')], input: () => toolInput(project, 'pre'), allows: silent },
-      // What the configuration's schema costs where it is loaded: a stop whose configuration changed since the last
-      // stop (each run changes it), and a tool event whose configuration sets tool-guard keys, validated by a stop
-      // before (the steady state) or by none yet (each run of the latter is in a folder no stop has run in).
-      { name: 'Stop, its configuration changed since the last stop', file: 'sh', args: ['-c', claude], input: () => changedConfigStop(project, claudeStop), allows: silent },
-      { name: 'PostToolUse, tool-guard settings a stop validated', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PostToolUse')], input: () => toolInput(guarded, 'post'), allows: silent },
-      { name: 'PostToolUse, tool-guard settings no stop validated', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PostToolUse')], input: () => toolInput(unvalidated(project), 'post'), allows: silent },
+      // What the configuration's schema costs a tool event whose configuration sets tool-guard keys (it is loaded then).
+      { name: 'PostToolUse, with tool-guard settings', file: 'sh', args: ['-c', installedCommand(project, '.claude/settings.json', 'PostToolUse')], input: () => toolInput(guarded, 'post'), allows: silent },
     ];
     launches.push(...baselineLaunches(work, config));
     const time = (launch: Launch): number => {
@@ -128,8 +124,6 @@ export default async function run(): Promise<void> {
       return elapsed;
     };
 
-    // a stop in the guarded folder validates its configuration and keeps it, as the agent's first stop would
-    time({ name: 'a stop in the guarded folder', file: 'sh', args: ['-c', claude], input: () => claudeStop().replace(JSON.stringify(project), JSON.stringify(guarded)), allows: silent });
     const samples = launches.map(() => [] as number[]);
     for (let i = 0; i < WARMUP + RUNS; i++) {
       launches.forEach((launch, index) => {
@@ -159,10 +153,8 @@ export default async function run(): Promise<void> {
       const baseline = launches.find((launch) => launch.name.startsWith('baseline') && launch.name.endsWith(event));
       if (baseline !== undefined) console.log(`${event}, in the same run: this checkout ${(ours / bare).toFixed(2)}× bare node, ${baseline.name.replace(/, \w+$/, '')} ${(median(baseline.name) / bare).toFixed(2)}×`);
     }
-    const changed = median('Stop, its configuration changed since the last stop');
-    const validated = median('PostToolUse, tool-guard settings a stop validated');
-    const unchecked = median('PostToolUse, tool-guard settings no stop validated');
-    console.log(`the configuration's schema, where it is loaded: a stop after the configuration changed ${(changed - installed).toFixed(1)} ms more than one after none; a tool event with tool-guard settings ${(validated - median('init for Claude Code, PostToolUse (tool guard)')).toFixed(1)} ms more than one without once a stop validated them, ${(unchecked - validated).toFixed(1)} ms more before`);
+    const guardedTool = median('PostToolUse, with tool-guard settings');
+    console.log(`the configuration's schema on a tool event with tool-guard settings: ${(guardedTool - median('init for Claude Code, PostToolUse (tool guard)')).toFixed(1)} ms more than one without`);
     await toolStateSize(project);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -193,9 +185,6 @@ function baselineLaunches(work: string, config: string): Launch[] {
     { name: `baseline ${version}, PreToolUse`, file: 'sh', args: command('PreToolUse'), input: () => toolInput(project, 'pre'), allows: silent, cwd: project, env },
   ];
 }
-let configChange = 0;
-let unvalidatedFolder = 0;
-
 /** A folder of the project with a configuration of its own (the project's, with `extra`): a hook run there reads it. */
 function subProject(project: string, name: string, extra: Record<string, unknown>): string {
   const dir = join(project, name);
@@ -205,16 +194,6 @@ function subProject(project: string, name: string, extra: Record<string, unknown
   return dir;
 }
 
-/** A stop in a folder whose configuration is written anew (a different task) before each run. */
-function changedConfigStop(project: string, stop: () => string): string {
-  const dir = subProject(project, 'changing', { task: `run ${configChange++}` });
-  return stop().replace(JSON.stringify(project), JSON.stringify(dir));
-}
-
-/** A new folder with tool-guard settings that no stop has run in, so none validated them. */
-function unvalidated(project: string): string {
-  return subProject(project, `unvalidated-${unvalidatedFolder++}`, { toolGuard: { ladder: { nudges: 2 } } });
-}
 
 /**
  * A Claude Code tool hook input of the bench's one agent session: every call

@@ -2,7 +2,7 @@ import type { TestEvidence } from '../core/test-evidence.js';
 import type { CompletionCheckInput } from '../decision-model/check-completion.js';
 import type { ConfiguredClient, DecisionModelConfig } from '../decision-model/create-configured-client.js';
 import { DEFAULT_DECISION_MODEL_TIMEOUT_MS } from './config-file.js';
-import { type StopwiseConfig } from './stopwise-config.js';
+import type { StopwiseConfig } from './stopwise-config.js';
 
 /** Retries per request: a stop hook has its host's timeout to keep, so one retry, not the clients' default two. */
 const HOOK_MAX_RETRIES = 1;

@@ -9,7 +9,7 @@ import type { HookEvent, HostDescription } from './host.js';
 import { output, type HookRun, type RunHookOptions } from './run-hook.js';
 import { ensureStateDir, SessionBusyError, sessionStatePath, withSessionState, type SessionState } from './session-state.js';
 import { MAX_TIMEOUT_MS } from './config-file.js';
-import { loadHookConfig } from './hook-config.js';
+import { loadStopwiseConfig } from './stopwise-config.js';
 
 /** Session states untouched for this long are deleted (7 days). */
 export const SESSION_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -40,7 +40,7 @@ export async function runStopHook(host: HostDescription, event: Extract<HookEven
   const handOff = (message: string, reason: string) => ({ handOff: `stopwise: ${message}; the stop was allowed unchecked. A person should look.`, reason });
   let loaded;
   try {
-    loaded = await loadHookConfig(startDirs);
+    loaded = await loadStopwiseConfig(startDirs);
   } catch (error) {
     return finish(handOff(`the hook failed reading its configuration (${(error as Error).message})`, 'hook_failed'), []);
   }

@@ -56,6 +56,9 @@ const HOOK_BUNDLE = `./${HOOK_DIR}/index.js`;
 /** The stop hook's build, in a folder of the hook's: the tool event's file imports it by its file names. */
 const STOP_DIR = 'stop';
 
+/** Both hook builds: Node reads and parses every byte a hook run loads, so they are minified (names kept). */
+const hookBuild: Options = { ...shared, minifyWhitespace: true, minifySyntax: true };
+
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 /** Makes the import of `specifier` from the source file `importer` an import of the built file `path` instead. */
@@ -101,27 +104,23 @@ export default defineConfig([
   // beside it (next build), loaded by a stop, or by a tool event whose configuration has tool-guard keys to check (and
   // the outcome record, by a tool event the guard hands off).
   {
-    ...shared,
+    ...hookBuild,
     entry: { index: 'src/cli/hook-program.ts' },
     outDir: `dist/bin/${HOOK_DIR}`,
     splitting: false,
     noExternal: ['zod'],
-    minifyWhitespace: true,
-    minifySyntax: true,
     clean: [`!${STOP_DIR}/**`],
     esbuildPlugins: [
       importBuiltFile('./stop-hook.js', 'src/hosts/run-hook.ts', `./${STOP_DIR}/stop-hook.js`),
-      importBuiltFile('./stopwise-config.js', 'src/hosts/hook-config.ts', `./${STOP_DIR}/stopwise-config.js`),
+      importBuiltFile('./stopwise-config.js', 'src/hosts/tool-guard-config.ts', `./${STOP_DIR}/stopwise-config.js`),
       importBuiltFile('./hook-outcome-record.js', 'src/hosts/run-hook.ts', `./${STOP_DIR}/hook-outcome-record.js`),
     ],
   },
   {
-    ...shared,
+    ...hookBuild,
     entry: { 'stop-hook': 'src/hosts/stop-hook.ts', 'stopwise-config': 'src/hosts/stopwise-config.ts', 'hook-outcome-record': 'src/hosts/hook-outcome-record.ts' },
     outDir: `dist/bin/${HOOK_DIR}/${STOP_DIR}`,
     noExternal: ['zod', 'saxes'],
-    minifyWhitespace: true,
-    minifySyntax: true,
     clean: true,
   },
 ]);

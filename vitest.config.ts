@@ -19,8 +19,7 @@ export default defineConfig({
     setupFiles: ['test/support/file-state.ts'],
     testTimeout: 20_000,
     // Many files wait on child processes and loopback servers more than they compute: one file more than there are
-    // cores keeps the machine busy (on two cores, 191 s against 200 s with two files at a time and far more with
-    // vitest's default of one worker less than the cores).
+    // cores keeps the machine busy, where vitest's default (one worker less than the cores) leaves it idle.
     maxWorkers: availableParallelism() + 1,
     // The files that build the package, run a server or start many processes first, so that none runs on alone at the
     // end of a run on a fresh clone (vitest's own order goes by file size until it has recorded how long each took).

@@ -31,19 +31,19 @@ const probability = () => z.number().check(z.minimum(0), z.maximum(1));
 /** The numbers, each optional (the rest from the defaults), as a configuration or a policy file gives them. */
 export const stopPolicyNumbersSchema = z.lazy(() =>
   z
-  .strictObject({
-    doneThreshold: z.exactOptional(probability()),
-    midBandLow: z.exactOptional(probability()),
-    maxSteps: z.exactOptional(z.int().check(z.positive())),
-    stallRounds: z.exactOptional(z.int().check(z.positive())),
-  })
-  .check(
-    z.superRefine((numbers, context) => {
-      const low = numbers.midBandLow ?? MID_BAND_LOW;
-      const done = numbers.doneThreshold ?? MIN_CRITERION_PROBABILITY;
-      if (low > done) context.addIssue({ code: 'custom', message: `must not be above doneThreshold (${low} > ${done})`, path: ['midBandLow'], input: low });
-    }),
-  ),
+    .strictObject({
+      doneThreshold: z.exactOptional(probability()),
+      midBandLow: z.exactOptional(probability()),
+      maxSteps: z.exactOptional(z.int().check(z.positive())),
+      stallRounds: z.exactOptional(z.int().check(z.positive())),
+    })
+    .check(
+      z.superRefine((numbers, context) => {
+        const low = numbers.midBandLow ?? MID_BAND_LOW;
+        const done = numbers.doneThreshold ?? MIN_CRITERION_PROBABILITY;
+        if (low > done) context.addIssue({ code: 'custom', message: `must not be above doneThreshold (${low} > ${done})`, path: ['midBandLow'], input: low });
+      }),
+    ),
 );
 
 /**
@@ -65,8 +65,7 @@ export function createStopPolicy(overrides: Partial<StopPolicy> = {}): StopPolic
 
 /** Throws a `TypeError` naming the field when `policy` is not a valid `StopPolicy`. */
 export function assertStopPolicy(policy: StopPolicy): void {
+  if (policy === DEFAULT_POLICY) return;
   if (typeof policy !== 'object' || policy === null) throw new TypeError('policy must be an object');
-  // The defaults are valid whichever object carries them (a configuration read back from JSON): no schema pass.
-  if (policy === DEFAULT_POLICY || (Object.keys(policy).length === 4 && (Object.keys(DEFAULT_POLICY) as (keyof StopPolicy)[]).every((key) => policy[key] === DEFAULT_POLICY[key]))) return;
   createStopPolicy({ doneThreshold: policy.doneThreshold, midBandLow: policy.midBandLow, maxSteps: policy.maxSteps, stallRounds: policy.stallRounds });
 }

@@ -4,7 +4,7 @@ import { describeValue } from '../core/describe-value.js';
 import { readJsonFile } from '../input/read-json-file.js';
 
 // `stopwise.config.json`: its name and defaults, where it is found and how it is read (its schema is in
-// stopwise-config.ts, and what the hook reads of it in hook-config.ts).
+// stopwise-config.ts, and what a tool event reads of it in tool-guard-config.ts).
 
 /** The name of the configuration file the hook looks for. */
 export const CONFIG_FILE_NAME = 'stopwise.config.json';

@@ -4,7 +4,7 @@ import { parseJsonText } from '../input/read-json-file.js';
 import { HOSTS, type HookEvent, type HookHost, type HookOutput, type HostDescription, type ToolAnswer } from './host.js';
 import type { ProjectTestRunner } from './project-tests.js';
 import { appendTurnStep, ensureStateDir, SessionBusyError, sessionStatePath, withSessionState } from './session-state.js';
-import { loadToolGuardConfig } from './hook-config.js';
+import { loadToolGuardConfig } from './tool-guard-config.js';
 import { describeHandOff, fitToolGuardToHost, guardToolEvent, initialToolGuardState } from './tool-guard.js';
 
 /** What a hook process prints and how it exits. */

@@ -44,12 +44,12 @@ const toolGuardSchema = z.lazy(() =>
 );
 
 /**
- * The keys of `stopwise.config.json`, each with its schema, built on first use: building zod schemas costs start-up
- * time on every hook run, so the parts a file does not use (a policy document, stall options) are built only when
- * it has them.
+ * `stopwise.config.json`: the one definition. The hook, `init` and `doctor`
+ * read it with this schema, and `schemas/stopwise-config.schema.json` is
+ * generated from it. Its heavy parts (a policy document, stall options) are
+ * built only when a file has them.
  */
-function buildConfigKeys() {
-  return {
+export const stopwiseConfigSchema = z.strictObject({
   $schema: z.exactOptional(z.string()),
   task: z.exactOptional(z.string()),
   acceptance: z.exactOptional(z.array(nonEmpty())),
@@ -75,23 +75,10 @@ function buildConfigKeys() {
   stateDir: z.exactOptional(nonEmpty()),
   outcomesFile: z.exactOptional(nonEmpty()),
   toolGuard: z.exactOptional(toolGuardSchema),
-  };
-}
-let builtConfigKeys: ReturnType<typeof buildConfigKeys> | undefined;
-const configKeys = (): ReturnType<typeof buildConfigKeys> => (builtConfigKeys ??= buildConfigKeys());
-
-/**
- * `stopwise.config.json`: the one definition. The hook, `init` and `doctor`
- * read it with this schema, and `schemas/stopwise-config.schema.json` is
- * generated from it.
- */
-export const stopwiseConfigSchema = z.lazy(() => z.strictObject(configKeys()));
+});
 
 /** The keys a tool event reads, by their parts of the same schema. */
-const toolEventConfigSchema = z.lazy(() => {
-  const keys = configKeys();
-  return z.strictObject(Object.fromEntries(TOOL_EVENT_KEYS.map((key) => [key, keys[key]])) as Pick<typeof keys, (typeof TOOL_EVENT_KEYS)[number]>);
-});
+const toolEventConfigSchema = z.pick(stopwiseConfigSchema, Object.fromEntries(TOOL_EVENT_KEYS.map((key) => [key, true])) as Record<(typeof TOOL_EVENT_KEYS)[number], true>);
 
 /** Validates the keys of the configuration a tool event reads (see `loadToolGuardConfig`), every problem at once. */
 export function parseToolEventKeys(

@@ -2,11 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempFolders } from '../support/temp-folders.js';
-import { loadToolGuardConfig } from '../../src/hosts/hook-config.js';
+import { loadToolGuardConfig } from '../../src/hosts/tool-guard-config.js';
 import { DEFAULT_TOOL_GUARD_OPTIONS } from '../../src/hosts/tool-guard.js';
 
 const tempFolder = tempFolders();
-const folder = (): string => tempFolder('stopwise-hook-config-');
+const folder = (): string => tempFolder('stopwise-tool-guard-config-');
 
 describe('loadToolGuardConfig', () => {
   const projectWith = (text: string) => {

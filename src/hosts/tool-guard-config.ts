@@ -33,29 +33,19 @@ export async function loadToolGuardConfig(startDirs: readonly string[]): Promise
   const value = found.value as Record<string, unknown>;
   const projectDir = dirname(found.path);
   const read = Object.fromEntries(TOOL_EVENT_KEYS.filter((key) => value[key] !== undefined).map((key) => [key, value[key]]));
-  const parsed = await readToolEventKeys(read);
+  // A file without these keys has nothing to check: the schema is loaded only for one that has some.
+  const parsed = Object.keys(read).length === 0 ? { ok: true as const, keys: {} } : (await import('./stopwise-config.js')).parseToolEventKeys(read);
   if (!parsed.ok) return { ok: false, message: prefixLines(found.path, parsed.message) };
   const { outcomesFile, taskType } = parsed.keys;
   return {
     ok: true,
-    toolGuard: parsed.keys.toolGuard,
+    toolGuard: resolveToolGuardOptions(parsed.keys.toolGuard),
     stateDir: parsed.keys.stateDir ?? DEFAULT_STATE_DIR,
     projectDir,
     recordSteps: await policyReadsSteps(value.policy, projectDir),
     ...(outcomesFile === undefined ? {} : { outcomesFile }),
     ...(taskType === undefined ? {} : { taskType }),
   };
-}
-
-type ToolEventKeys = { readonly toolGuard: ToolGuardOptions; readonly stateDir?: string; readonly outcomesFile?: string; readonly taskType?: string };
-
-/** The tool event's keys of the configuration, checked by their parts of the schema (loaded only when there are any). */
-async function readToolEventKeys(
-  read: Readonly<Record<string, unknown>>,
-): Promise<{ readonly ok: true; readonly keys: ToolEventKeys } | { readonly ok: false; readonly message: string }> {
-  if (Object.keys(read).length === 0) return { ok: true, keys: { toolGuard: resolveToolGuardOptions(undefined) } };
-  const parsed = (await import('./stopwise-config.js')).parseToolEventKeys(read);
-  return parsed.ok ? { ok: true, keys: { ...parsed.keys, toolGuard: resolveToolGuardOptions(parsed.keys.toolGuard) } } : parsed;
 }
 
 /**

@@ -97,14 +97,14 @@ describe('the code blocks of the docs', () => {
     expect(typeCheckPrograms(root, programs)).toEqual([]);
   }, 180_000);
 
-  it.each(programs.map((written) => [`${written.block.file}:${written.block.line}`, written] as const))('runs %s', async (_, written) => {
-    if (!runsHere(written)) return;
+  it.for(programs.map((written) => [`${written.block.file}:${written.block.line}`, written] as const))('runs %s', { timeout: 90_000 }, async ([, written], context) => {
+    if (!runsHere(written)) context.skip();
     const run = runs.get(written.path);
     if (run === undefined) throw new Error('the program was not compiled');
     const result = await run;
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
     if (written.block.output !== undefined) expect(result.stdout.trimEnd()).toBe(written.block.output.trimEnd());
-  }, 90_000);
+  });
 
   it.each(jsonBlocks.map((block) => [`${block.file}:${block.line}`, block] as const))('parses the JSON of %s', (_, block) => {
     expect(() => JSON.parse(block.code)).not.toThrow();

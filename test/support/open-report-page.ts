@@ -6,15 +6,18 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { findChromium } from './chromium.js';
+import type { findChromium } from './chromium.js';
 import { required } from './prerequisite.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', '.out');
 
-/** Opens `html` in headless Chromium, hands the tab to `read`, screenshots the page as `screenshot`, and returns what `read` did. */
-export async function openReportPage<T>(html: string, screenshot: string, read: (tab: Page) => Promise<T>): Promise<T> {
-  // Where no browser is found, this fails with the reason (the test files skip outside CI before getting here).
-  const executablePath = required(findChromium());
+/**
+ * Opens `html` in headless Chromium (what `findChromium` found: where none was, this fails with the reason; the test
+ * files skip outside CI before getting here), hands the tab to `read`, screenshots the page as `screenshot`, and
+ * returns what `read` did.
+ */
+export async function openReportPage<T>(browser: ReturnType<typeof findChromium>, html: string, screenshot: string, read: (tab: Page) => Promise<T>): Promise<T> {
+  const executablePath = required(browser);
   const folder = mkdtempSync(join(tmpdir(), 'stopwise-report-page-'));
   const page = join(folder, 'report.html');
   writeFileSync(page, html);

@@ -122,12 +122,14 @@ export async function startPostgres(programs: PostgresPrograms): Promise<Postgre
   const account = serverAccount();
   // Under root the server's account must reach the folder: /tmp is open to all, a TMPDIR may not be.
   const dir = mkdtempSync(join(account === undefined ? tmpdir() : '/tmp', 'stopwise-pg-'));
-  if (account !== undefined) chownSync(dir, account.uid, account.gid);
   const data = join(dir, 'data');
   const log = join(dir, 'server.log');
   const asServer = (command: string, args: string[]) =>
     account === undefined ? run(join(bin, command), args) : run('runuser', ['-u', account.user, '--', join(bin, command), ...args]);
+  // A server pg_ctl started and then gave up waiting for is stopped before its folder goes.
+  const stopAnyServer = () => asServer('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
   try {
+    if (account !== undefined) chownSync(dir, account.uid, account.gid);
     await asServer('initdb', ['-D', data, '-U', 'stopwise', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
     let port = 0;
     for (let attempt = 1; ; attempt++) {
@@ -138,8 +140,10 @@ export async function startPostgres(programs: PostgresPrograms): Promise<Postgre
         await asServer('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', settings, 'start']);
         break;
       } catch (error) {
-        // Another process may have taken the port between the probe and the start.
-        if (attempt === 3) throw error;
+        // Another process may have taken the port between the probe and the start: only then is it worth another try.
+        const portTaken = existsSync(log) && /could not bind|address already in use/i.test(readFileSync(log, 'utf8'));
+        await stopAnyServer();
+        if (!portTaken || attempt === 3) throw error;
       }
     }
     const url = `postgresql://stopwise@127.0.0.1:${port}/postgres`;
@@ -160,6 +164,7 @@ export async function startPostgres(programs: PostgresPrograms): Promise<Postgre
     };
   } catch (error) {
     const serverLog = existsSync(log) ? readFileSync(log, 'utf8') : '';
+    await stopAnyServer();
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`PostgreSQL did not start: ${(error as Error).message}${serverLog === '' ? '' : `\n${serverLog}`}`);
   }

@@ -74,7 +74,8 @@ const NEVER = 0x7fffffff;
  * upper bound on the share of successful runs stopped before their end stays
  * at or below `maxFalseAlarm`, searched over a grid of thresholds per pattern.
  * Each pattern's counters do not depend on the others' thresholds, so each
- * candidate is run once and every combination is scored exactly.
+ * candidate is run once, and the best combination is found exactly by a
+ * branch and bound that cuts what cannot beat the best so far.
  */
 export function calibrateStallDetector(runs: readonly StallRun[], options: StallCalibrationOptions): StallCalibration {
   const confidence = options.confidence ?? 0.95;
@@ -103,27 +104,65 @@ export function calibrateStallDetector(runs: readonly StallRun[], options: Stall
   const upper: number[] = [];
   const bound = (alarms: number): number => (upper[alarms] ??= clopperPearsonUpper(alarms, successes, confidence));
 
+  const bestChoice = searchGrid(columns, lengths, wasted, (alarms) => bound(alarms) <= options.maxFalseAlarm);
+
+  const certified = bestChoice !== undefined;
+  const picked = bestChoice ?? KEYS.map(() => 0);
+  const chosen: StallOptions = { ...base, ...Object.fromEntries(KEYS.map((key, k) => [key, GRID[key][picked[k] as number]])) };
+  return { options: chosen, certified, figures: measure(runs, chosen, successes, confidence) };
+}
+
+/**
+ * The combination of one candidate per pattern (an index into each of
+ * `columns`, whose entries are the first step each candidate stops each run
+ * at, or NEVER) that saves the most wasted steps with an allowed number of
+ * false alarms, fewer alarms breaking a tie and the first in the grid's order
+ * after that; `undefined` when no combination is allowed. A run stops at the
+ * earliest step of the candidates chosen. The search is a depth-first branch
+ * and bound: turning more patterns on never stops fewer successful runs (a
+ * branch whose alarms are not allowed is cut), and a branch whose wasted steps
+ * saved, with every pattern still to choose at its earliest, cannot beat the
+ * best so far is cut too. It returns what scoring every combination returns.
+ */
+export function searchGrid(
+  columns: readonly (readonly Int32Array[])[],
+  lengths: Int32Array,
+  wasted: readonly boolean[],
+  allowed: (alarms: number) => boolean,
+): number[] | undefined {
+  const n = lengths.length;
+  const depths = columns.length;
+  // reach[d][i]: the earliest any candidate of the patterns from d on stops run i.
+  const reach: Int32Array[] = Array.from({ length: depths + 1 }, () => new Int32Array(n).fill(NEVER));
+  for (let d = depths - 1; d >= 0; d--) {
+    const here = reach[d] as Int32Array;
+    here.set(reach[d + 1] as Int32Array);
+    for (const values of columns[d] as Int32Array[]) for (let i = 0; i < n; i++) here[i] = Math.min(here[i] as number, values[i] as number);
+  }
   let bestChoice: number[] | undefined;
   let bestSaved = -1;
   let bestAlarms = NEVER;
-  const choice = KEYS.map(() => 0);
+  const choice = columns.map(() => 0);
   const visit = (depth: number, stop: Int32Array): void => {
     let saved = 0;
+    let most = 0;
     let alarms = 0;
+    const ahead = reach[depth] as Int32Array;
     for (let i = 0; i < n; i++) {
       const at = stop[i] as number;
-      if (at === NEVER) continue;
-      if (wasted[i]) saved += (lengths[i] as number) - (at + 1);
-      else if (at < (lengths[i] as number) - 1) alarms++;
+      if (wasted[i]) {
+        if (at !== NEVER) saved += (lengths[i] as number) - (at + 1);
+        const earliest = Math.min(at, ahead[i] as number);
+        if (earliest !== NEVER) most += (lengths[i] as number) - (earliest + 1);
+      } else if (at !== NEVER && at < (lengths[i] as number) - 1) alarms++;
     }
-    // Turning more patterns on never stops fewer successful runs: prune.
-    if (bound(alarms) > options.maxFalseAlarm) return;
-    if (depth === KEYS.length) {
-      if (saved > bestSaved || (saved === bestSaved && alarms < bestAlarms)) {
-        bestSaved = saved;
-        bestAlarms = alarms;
-        bestChoice = [...choice];
-      }
+    // Turning more patterns on never stops fewer successful runs, nor saves more than `most`, with no fewer alarms.
+    if (!allowed(alarms)) return;
+    if (most < bestSaved || (most === bestSaved && alarms >= bestAlarms)) return;
+    if (depth === depths) {
+      bestSaved = saved;
+      bestAlarms = alarms;
+      bestChoice = [...choice];
       return;
     }
     const candidates = columns[depth] as Int32Array[];
@@ -137,11 +176,7 @@ export function calibrateStallDetector(runs: readonly StallRun[], options: Stall
     choice[depth] = 0;
   };
   visit(0, new Int32Array(n).fill(NEVER));
-
-  const certified = bestChoice !== undefined;
-  const picked = bestChoice ?? KEYS.map(() => 0);
-  const chosen: StallOptions = { ...base, ...Object.fromEntries(KEYS.map((key, k) => [key, GRID[key][picked[k] as number]])) };
-  return { options: chosen, certified, figures: measure(runs, chosen, successes, confidence) };
+  return bestChoice;
 }
 
 function firstStop(steps: readonly StepDigest[], options: StallOptions): number {

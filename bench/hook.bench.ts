@@ -2,10 +2,10 @@
 // and installed from the tarball into a new project, `stopwise init` of that install writes each host's
 // settings and launcher there, and the hook command it wrote runs through `sh -c` with the host's
 // project variable set, as the host runs it (decisionModel.client none, a test command that exits at
-// once, a new session each run so the test command always runs). Next to it, interleaved: a bare
-// `node -e ""`, the npx fallback, and the same hook through the library entry (`runHook` from
-// dist/hosts.js, its dependencies loaded as separate modules), which is what the command's own bundle
-// saves.
+// once, a new session each run so the test command always runs). Next to it, interleaved (each round in an
+// order of its own): a bare `node -e ""`, the npx fallback, and the same hook through the library entry
+// (`runHook` from dist/hosts.js, its dependencies loaded as separate modules), which is what the command's
+// own bundle saves.
 // With STOPWISE_BENCH_BASELINE=<tarball of another release>, that release's hooks run interleaved with these, for a
 // before-and-after figure from one run (see baselineLaunches).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createSeededRandom, shuffleInPlace } from '../src/calibrate/seeded-random.js';
 import { printTable } from './harness.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -125,11 +126,14 @@ export default async function run(): Promise<void> {
     };
 
     const samples = launches.map(() => [] as number[]);
+    // Each round runs every launch once, in an order of its own: in a fixed order each launch would always follow the
+    // same one, and what a launch leaves behind (a busy disk, a cold cache) would always weigh on the same next one.
+    const random = createSeededRandom(RUNS);
     for (let i = 0; i < WARMUP + RUNS; i++) {
-      launches.forEach((launch, index) => {
-        const elapsed = time(launch);
+      for (const index of shuffleInPlace(launches.map((_, k) => k), random)) {
+        const elapsed = time(launches[index] as Launch);
         if (i >= WARMUP) samples[index]?.push(elapsed);
-      });
+      }
     }
     for (const values of samples) values.sort((a, b) => a - b);
     const bare = quantile(samples[0] ?? [], 0.5);

@@ -28,8 +28,19 @@ import { resolveToolGuardOptions, type ToolGuardOptions } from './tool-guard.js'
 const nonEmpty = () => z.string().check(z.minLength(1));
 const timeoutMs = () => z.int().check(z.positive(), z.maximum(MAX_TIMEOUT_MS));
 
+/**
+ * An optional key whose schema is built on first use: a file without the key never builds it (the policy's schemas
+ * cost a few milliseconds of every stop). zod runs an absent key's schema only when it brings a default, and asks the
+ * schema whether it does, which would build it: it brings none, and says so itself.
+ */
+export function optionalBuiltOnUse<T extends z.core.SomeType>(build: () => T): z.ZodMiniOptional<z.ZodMiniLazy<T>> {
+  const inner = z.lazy(build);
+  inner._zod.optin = undefined;
+  return z.optional(inner);
+}
+
 /** The tool guard's settings: on or off, its ladder, and the stall detector's options (over the default tool identities). */
-const toolGuardSchema = z.lazy(() =>
+const toolGuardSchema = optionalBuiltOnUse(() =>
   z.strictObject({
     enabled: z.exactOptional(z.boolean()),
     ladder: z.exactOptional(
@@ -39,7 +50,7 @@ const toolGuardSchema = z.lazy(() =>
         handOff: z.exactOptional(z.boolean()),
       }),
     ),
-    stall: z.exactOptional(stallOptionsInputSchema),
+    stall: optionalBuiltOnUse(() => stallOptionsInputSchema),
   }),
 );
 
@@ -69,12 +80,12 @@ export const stopwiseConfigSchema = z.strictObject({
       timeoutMs: z.exactOptional(timeoutMs()),
     }),
   ),
-  policy: z.exactOptional(z.lazy(() => z.union([nonEmpty(), stopPolicyNumbersSchema, stopPolicySchema]))),
+  policy: optionalBuiltOnUse(() => z.union([nonEmpty(), stopPolicyNumbersSchema, stopPolicySchema])),
   taskType: z.exactOptional(nonEmpty()),
   maxConsecutiveBlocks: z.exactOptional(z.int().check(z.positive())),
   stateDir: z.exactOptional(nonEmpty()),
   outcomesFile: z.exactOptional(nonEmpty()),
-  toolGuard: z.exactOptional(toolGuardSchema),
+  toolGuard: toolGuardSchema,
 });
 
 /** The keys a tool event reads, by their parts of the same schema. */

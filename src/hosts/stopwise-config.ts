@@ -33,10 +33,11 @@ const timeoutMs = () => z.int().check(z.positive(), z.maximum(MAX_TIMEOUT_MS));
  * cost a few milliseconds of every stop). zod runs an absent key's schema only when it brings a default, and asks the
  * schema whether it does, which would build it: it brings none, and says so itself.
  */
-export function optionalBuiltOnUse<T extends z.core.SomeType>(build: () => T): z.ZodMiniOptional<z.ZodMiniLazy<T>> {
+export function optionalBuiltOnUse<T extends z.core.SomeType>(build: () => T): z.ZodMiniExactOptional<z.ZodMiniLazy<T>> {
   const inner = z.lazy(build);
   inner._zod.optin = undefined;
-  return z.optional(inner);
+  // Typed as exactOptional, as the other keys are: it lets an explicit `undefined` through as absent, which JSON cannot hold.
+  return z.optional(inner) as unknown as z.ZodMiniExactOptional<z.ZodMiniLazy<T>>;
 }
 
 /** The tool guard's settings: on or off, its ladder, and the stall detector's options (over the default tool identities). */

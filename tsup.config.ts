@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 import ts from 'typescript';
 
@@ -61,6 +62,40 @@ const hookBuild: Options = { ...shared, minifyWhitespace: true, minifySyntax: tr
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
+/** The stop hook's build: its entry, and each module it or a tool event imports only when needed (`import()`). */
+const STOP_FILES: Record<string, string> = {
+  'stop-hook': 'src/hosts/stop-hook.ts',
+  'stopwise-config': 'src/hosts/stopwise-config.ts',
+  'hook-outcome-record': 'src/hosts/hook-outcome-record.ts',
+  'read-junit-xml': 'src/evidence/read-junit-xml.ts',
+  'read-tap': 'src/evidence/read-tap.ts',
+  'check-completion': 'src/decision-model/check-completion.ts',
+  'create-configured-client': 'src/decision-model/create-configured-client.ts',
+  'hosted-client': 'src/decision-model/system-one/hosted-client.ts',
+  'logprob-client': 'src/decision-model/openai-compatible/logprob-client.ts',
+};
+
+/**
+ * In a build without split chunks, makes each `import()` of a module that is an entry of `files` an import of that
+ * entry's built file, so that it stays a file loaded when needed. Any other `import()` of a module of the project
+ * fails the build: it would be bundled into the file that imports it.
+ */
+function importOwnFiles(files: Record<string, string>): EsbuildPlugin {
+  const byPath = new Map(Object.entries(files).map(([name, file]) => [path.resolve(file), name]));
+  return {
+    name: 'import-own-files',
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const target = path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+        const name = byPath.get(target);
+        if (name === undefined) return { errors: [{ text: `${args.path} is imported with import() from ${args.importer}: make it an entry of STOP_FILES` }] };
+        return { path: `./${name}.js`, external: true };
+      });
+    },
+  };
+}
+
 /** Makes the import of `specifier` from the source file `importer` an import of the built file `path` instead. */
 function importBuiltFile(specifier: string, importer: string, path: string): EsbuildPlugin {
   const filter = new RegExp(`^${specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
@@ -116,11 +151,17 @@ export default defineConfig([
       importBuiltFile('./hook-outcome-record.js', 'src/hosts/run-hook.ts', `./${STOP_DIR}/hook-outcome-record.js`),
     ],
   },
+  // What a stop loads before it answers is one file, stop-hook.js: Node resolves, reads and links each file of a
+  // module graph on its own, which split chunks made a dozen times. Each module loaded only by some stops or tool
+  // events (a report reader, the decision model's client, the outcome record, the configuration's schema for a tool
+  // event) is a file of its own beside it, imported by its file name.
   {
     ...hookBuild,
-    entry: { 'stop-hook': 'src/hosts/stop-hook.ts', 'stopwise-config': 'src/hosts/stopwise-config.ts', 'hook-outcome-record': 'src/hosts/hook-outcome-record.ts' },
+    entry: STOP_FILES,
     outDir: `dist/bin/${HOOK_DIR}/${STOP_DIR}`,
+    splitting: false,
     noExternal: ['zod', 'saxes'],
     clean: true,
+    esbuildPlugins: [importOwnFiles(STOP_FILES)],
   },
 ]);

@@ -2,7 +2,7 @@ import type { HookHost, HostDescription } from './host.js';
 
 /** Where a project's own install of stopwise keeps its command, relative to the project. */
 const STOPWISE_BIN = 'node_modules/stopwise/dist/bin/stopwise.js';
-/** The folders above the launcher's that it looks in for node_modules (an install hoisted to a workspace root). */
+/** The folders above the project that the launcher looks in for node_modules (an install hoisted to a workspace root). */
 const LEVELS_UP = 6;
 
 /**
@@ -15,18 +15,21 @@ export function launcherPath(host: HostDescription): string {
 }
 
 /**
- * The launcher `init` writes: a few lines of POSIX shell that run the
- * project's own install of stopwise with Node (the nearest `node_modules` at
- * or above the project), with no npx on the way and nothing ever downloaded.
- * Where stopwise is not installed it prints one line naming the fix and exits
- * with the host's non-blocking code, so the stop or the tool call goes ahead.
+ * The launcher `init` writes: a few lines of POSIX shell, read by the hook
+ * command into the shell the host starts (`.`, no shell of its own), that run
+ * the project's own install of stopwise with Node (the nearest `node_modules`
+ * at or above the project), with no npx on the way and nothing ever
+ * downloaded. Where stopwise is not installed it prints one line naming the fix
+ * and exits with the host's non-blocking code, so the stop or the tool call
+ * goes ahead.
  */
 export function launcherScript(host: HostDescription): string {
-  const up = '../'.repeat(launcherPath(host).split('/').length - 1);
+  const variable = host.command.projectDirVariable;
   return [
     '#!/bin/sh',
     `# Written by \`stopwise init ${host.name}\`: runs this project's own stopwise with Node; it never downloads one.`,
-    `d="\${0%/*}/${up.slice(0, -1)}"`,
+    // Read with `.`, it has no path of its own to go by: it starts from the project the host names, or runs in.
+    variable === undefined ? 'd=.' : `d="\${${variable}:-.}"`,
     `for _ in${' .'.repeat(LEVELS_UP + 1)}; do`,
     `  [ -f "$d/${STOPWISE_BIN}" ] && exec node "$d/${STOPWISE_BIN}" hook ${host.name}`,
     '  d="$d/.."',
@@ -44,21 +47,22 @@ export function launcherScript(host: HostDescription): string {
 }
 
 /**
- * The command line a host's settings run: `sh` on the launcher, found through
- * the variable the host sets to the project folder when it has one (Claude
- * Code, Gemini), else from the folder the host runs hooks in (the project). It
- * is short because some hosts quote it to the model in front of a block's
- * reason. On Windows, where there is no `sh`, it is
- * `npx --offline --no-install stopwise hook <host>`, which runs an installed
- * stopwise and never downloads one.
+ * The command line a host's settings run: the launcher read with `.` into
+ * the shell the host starts for the hook (a second shell would cost every
+ * event a few milliseconds), found through the variable the host sets to the
+ * project folder when it has one (Claude Code, Cursor, Gemini), else from the
+ * folder the host runs hooks in (the project). It is short because some hosts
+ * quote it to the model in front of a block's reason. On Windows, where there
+ * is no `sh`, it is `npx --offline --no-install stopwise hook <host>`, which
+ * runs an installed stopwise and never downloads one.
  */
 export function hookCommand(host: HostDescription, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32') return `npx --offline --no-install stopwise hook ${host.name}`;
   const variable = host.command.projectDirVariable;
   const path = launcherPath(host);
-  if (variable === undefined) return `sh ${path}`;
+  if (variable === undefined) return `. ${path}`;
   // Gemini substitutes the bare form itself, and would quote it for the shell: the braced form is left to the shell.
-  return host.name === 'gemini' ? `sh "\${${variable}:-.}"/${path}` : `sh "$${variable}"/${path}`;
+  return host.name === 'gemini' ? `. "\${${variable}:-.}"/${path}` : `. "$${variable}"/${path}`;
 }
 
 /** The command line of a hook entry, `args` and Copilot's `bash` and `powershell` included. */

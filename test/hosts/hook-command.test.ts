@@ -27,20 +27,23 @@ function install(dir: string): void {
 }
 
 /**
- * Runs a launcher as a host does, with an `npx` on PATH that only records that it ran; stdin (by default not JSON,
- * so that stopwise, when it runs, says so) as given.
+ * Runs `host`'s hook command in `project` as the host does (`sh -c`, in `cwd`, with the host's project folder
+ * variable when it sets one), with an `npx` on PATH that only records that it ran; stdin (by default not JSON, so
+ * that stopwise, when it runs, says so) as given.
  */
-function runLauncher(path: string, cwd: string, input = 'not json'): { status: number | null; stdout: string; stderr: string; npxRan: boolean } {
+function runLauncher(host: (typeof HOOK_HOSTS)[number], project: string, cwd = project, input = 'not json'): { status: number | null; stdout: string; stderr: string; npxRan: boolean } {
   const bin = folder();
   const marker = join(bin, 'npx-ran');
   writeFileSync(join(bin, 'npx'), `#!/bin/sh\ntouch '${marker}'\n`);
   chmodSync(join(bin, 'npx'), 0o755);
-  const run = spawnSync('sh', [path], { cwd, input, encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: cwd } });
+  const variable = HOSTS[host].command.projectDirVariable;
+  const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: cwd, ...(variable === undefined ? {} : { [variable]: project }) };
+  const run = spawnSync('sh', ['-c', hookCommand(HOSTS[host], 'linux')], { cwd, input, encoding: 'utf8', env });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, npxRan: existsSync(marker) };
 }
 
 describe('launcherPath and hookCommand', () => {
-  it('puts the launcher beside the settings file, and runs it with sh through the project folder variable when the host sets one', () => {
+  it('puts the launcher beside the settings file, and reads it into the hook\'s shell through the project folder variable when the host sets one', () => {
     expect(HOOK_HOSTS.map((name) => launcherPath(HOSTS[name]))).toEqual([
       '.claude/stopwise.sh',
       '.codex/stopwise.sh',
@@ -48,22 +51,24 @@ describe('launcherPath and hookCommand', () => {
       '.github/hooks/stopwise.sh',
       '.gemini/stopwise.sh',
     ]);
-    expect(hookCommand(HOSTS['claude-code'], 'darwin')).toBe('sh "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh');
-    expect(hookCommand(HOSTS.codex, 'linux')).toBe('sh .codex/stopwise.sh');
+    expect(hookCommand(HOSTS['claude-code'], 'darwin')).toBe('. "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh');
+    expect(hookCommand(HOSTS.codex, 'linux')).toBe('. .codex/stopwise.sh');
     // Gemini substitutes a bare $GEMINI_PROJECT_DIR itself; the braced form with a default is left to the shell.
-    expect(hookCommand(HOSTS.gemini, 'linux')).toBe('sh "${GEMINI_PROJECT_DIR:-.}"/.gemini/stopwise.sh');
+    expect(hookCommand(HOSTS.gemini, 'linux')).toBe('. "${GEMINI_PROJECT_DIR:-.}"/.gemini/stopwise.sh');
     for (const name of HOOK_HOSTS) expect(hookCommand(HOSTS[name], 'win32')).toBe(`npx --offline --no-install stopwise hook ${name}`);
   });
 });
 
 describe('the launcher', () => {
-  it.each(HOOK_HOSTS)("runs the %s hook of the project's own install with node, from any folder, never npx", (name) => {
+  it.each(HOOK_HOSTS)("runs the %s hook of the project's own install with node, from any folder the host names the project for, never npx", (name) => {
     const project = folder();
     install(project);
-    const launcher = writeLauncher(project, name);
+    writeLauncher(project, name);
     mkdirSync(join(project, 'src/deep'), { recursive: true });
-    for (const cwd of [project, join(project, 'src/deep')]) {
-      const run = runLauncher(launcher, cwd);
+    // A host without a project folder variable runs its hooks in the project folder.
+    const folders = HOSTS[name].command.projectDirVariable === undefined ? [project] : [project, join(project, 'src/deep')];
+    for (const cwd of folders) {
+      const run = runLauncher(name, project, cwd);
       expect(run.stderr).toMatch(new RegExp(`^stopwise hook ${name}: stdin is not valid JSON`));
       expect(run.status).toBe(HOSTS[name].unreadableExitCode);
       expect(run.npxRan).toBe(false);
@@ -76,19 +81,21 @@ describe('the launcher', () => {
     const six = join(root, 'a/b/c/d/e/f');
     const seven = join(root, 'a/b/c/d/e/f/g');
     mkdirSync(seven, { recursive: true });
-    const found = runLauncher(writeLauncher(six, 'codex'), six);
+    writeLauncher(six, 'codex');
+    const found = runLauncher('codex', six);
     expect(found.stderr).toMatch(/^stopwise hook codex: stdin is not valid JSON/);
-    const beyond = runLauncher(writeLauncher(seven, 'codex'), seven);
+    writeLauncher(seven, 'codex');
+    const beyond = runLauncher('codex', seven);
     expect(beyond.stderr).toMatch(/^stopwise: not installed in this project \(npm i -D stopwise\)/);
   });
 
   it.each(HOOK_HOSTS)('says in one line how to install stopwise where it is not installed, and which part of the %s hook did not run; it lets the stop or the call go ahead and downloads nothing', (name) => {
     const project = join(folder(), 'a/b/c/d/e/f/g/project');
     mkdirSync(project, { recursive: true });
-    const launcher = writeLauncher(project, name);
+    writeLauncher(project, name);
     const spec = contract(name);
     const said = (file: string) => {
-      const run = runLauncher(launcher, project, payloadText(name, file, project));
+      const run = runLauncher(name, project, project, payloadText(name, file, project));
       expect(run.stdout).toBe('');
       expect(run.status).toBe(HOSTS[name].unreadableExitCode);
       expect(run.npxRan).toBe(false);
@@ -115,11 +122,11 @@ describe('isStopwiseCommand and stopwiseCommands', () => {
   });
 
   it('finds the stopwise records of an entry, nested or flat, and none in anything else', () => {
-    const ours = { type: 'command', command: 'sh .codex/stopwise.sh', timeout: 330 };
+    const ours = { type: 'command', command: '. .codex/stopwise.sh', timeout: 330 };
     const theirs = { type: 'command', command: './notify.sh' };
     expect(stopwiseCommands({ hooks: [theirs, ours] }, 'codex')).toEqual([ours]);
     expect(stopwiseCommands(ours, 'codex')).toEqual([ours]);
-    for (const entry of [theirs, null, 'sh .codex/stopwise.sh', [ours], { hooks: 'x' }]) expect(stopwiseCommands(entry, 'codex')).toEqual([]);
+    for (const entry of [theirs, null, '. .codex/stopwise.sh', [ours], { hooks: 'x' }]) expect(stopwiseCommands(entry, 'codex')).toEqual([]);
   });
 
   it("reads an entry's whole command line: the command, its arguments, Copilot's bash and powershell", () => {

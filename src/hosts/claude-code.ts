@@ -23,7 +23,7 @@ export const claudeCode: HostDescription = {
   // The tools that run commands or change files, and MCP tools; a hook on every read would cost a process start each.
   toolMatcher: 'Bash|Edit|MultiEdit|Write|NotebookEdit|mcp__.*',
   timeout: { key: 'timeout', unitMs: 1000, defaultSeconds: 600 },
-  command: { projectDirVariable: 'CLAUDE_PROJECT_DIR', shell: 'host' },
+  command: { projectDirVariable: 'CLAUDE_PROJECT_DIR', shell: 'posix' },
   unreadableExitCode: 1,
   note: 'Claude Code loads the hook in new sessions; /hooks shows it.',
   settingsRoot: (root) => ({ ...root }),

@@ -20,7 +20,7 @@ export const codex: HostDescription = {
   events: { stop: 'Stop', tools: TOOL_EVENTS },
   toolMatcher: 'Bash',
   timeout: { key: 'timeout', unitMs: 1000, defaultSeconds: 600 },
-  command: { shell: 'sh' },
+  command: { shell: 'any' },
   unreadableExitCode: 1,
   note: 'Codex runs project hooks once you trust them: it asks at the next session, and again whenever a hook changes.',
   settingsRoot: (root) => ({ ...root }),

@@ -39,7 +39,7 @@ export const copilot: HostDescription = {
   events: { stop: 'agentStop', tools: TOOL_EVENTS },
   toolMatcher: 'bash|powershell|edit|create|apply_patch',
   timeout: { key: 'timeoutSec', unitMs: 1000, defaultSeconds: 30 },
-  command: { shell: 'host' },
+  command: { shell: 'posix' },
   unreadableExitCode: 0,
   note: 'Copilot CLI loads .github/hooks/*.json from the repository when a session starts; the cloud agent reads them from the default branch.',
   settingsRoot: versionOneRoot,

@@ -26,7 +26,7 @@ export const cursor: HostDescription = {
   settingsFile: '.cursor/hooks.json',
   events: { stop: 'stop', tools: TOOL_EVENTS },
   timeout: { key: 'timeout', unitMs: 1000 },
-  command: { projectDirVariable: 'CURSOR_PROJECT_DIR', shell: 'sh' },
+  command: { projectDirVariable: 'CURSOR_PROJECT_DIR', shell: 'any' },
   unreadableExitCode: 1,
   note: 'Cursor loads .cursor/hooks.json when the project opens.',
   settingsRoot: versionOneRoot,

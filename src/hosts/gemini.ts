@@ -26,7 +26,7 @@ export const gemini: HostDescription = {
   events: { stop: 'AfterAgent', tools: ['BeforeTool', 'AfterTool'] },
   toolMatcher: `^(${SHELL_TOOL}|write_file|replace)$`,
   timeout: { key: 'timeout', unitMs: 1, defaultSeconds: 60 },
-  command: { projectDirVariable: 'GEMINI_PROJECT_DIR', shell: 'host' },
+  command: { projectDirVariable: 'GEMINI_PROJECT_DIR', shell: 'posix' },
   unreadableExitCode: 1,
   note: 'Gemini CLI runs project hooks only in a trusted folder, and asks you to trust new project hooks once; /hooks shows them.',
   settingsRoot: (root) => ({ ...root }),

@@ -16,7 +16,7 @@ export function launcherPath(host: HostDescription): string {
 
 /**
  * The launcher `init` writes: a few lines of POSIX shell, read by the hook
- * command into the shell the host starts (`.`, no shell of its own), that run
+ * command into the shell the host starts, or run with `sh` (`hookCommand`), that run
  * the project's own install of stopwise with Node (the nearest `node_modules`
  * at or above the project), with no npx on the way and nothing ever
  * downloaded. Where stopwise is not installed it prints one line naming the fix
@@ -28,7 +28,7 @@ export function launcherScript(host: HostDescription): string {
   return [
     '#!/bin/sh',
     `# Written by \`stopwise init ${host.name}\`: runs this project's own stopwise with Node; it never downloads one.`,
-    // Read with `.`, it has no path of its own to go by: it starts from the project the host names, or runs in.
+    // Read with `.`, it has no path of its own to go by: it starts from the project the host names, or runs hooks in.
     variable === undefined ? 'd=.' : `d="\${${variable}:-.}"`,
     `for _ in${' .'.repeat(LEVELS_UP + 1)}; do`,
     `  [ -f "$d/${STOPWISE_BIN}" ] && exec node "$d/${STOPWISE_BIN}" hook ${host.name}`,
@@ -47,22 +47,24 @@ export function launcherScript(host: HostDescription): string {
 }
 
 /**
- * The command line a host's settings run: the launcher read with `.` into
- * the shell the host starts for the hook (a second shell would cost every
- * event a few milliseconds), found through the variable the host sets to the
- * project folder when it has one (Claude Code, Cursor, Gemini), else from the
- * folder the host runs hooks in (the project). It is short because some hosts
- * quote it to the model in front of a block's reason. On Windows, where there
- * is no `sh`, it is `npx --offline --no-install stopwise hook <host>`, which
- * runs an installed stopwise and never downloads one.
+ * The command line a host's settings run: the launcher, found through the
+ * variable the host sets to the project folder when it has one (Claude Code,
+ * Cursor, Gemini), else from the folder the host runs hooks in (the project).
+ * A host that runs it in a POSIX shell reads the launcher into that shell
+ * (`.`: a second shell would cost every event a few milliseconds); one that
+ * may use the user's own shell starts `sh` on it. It is short because some
+ * hosts quote it to the model in front of a block's reason. On Windows, where
+ * there is no `sh`, it is `npx --offline --no-install stopwise hook <host>`,
+ * which runs an installed stopwise and never downloads one.
  */
 export function hookCommand(host: HostDescription, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32') return `npx --offline --no-install stopwise hook ${host.name}`;
+  const run = host.command.shell === 'posix' ? '.' : 'sh';
   const variable = host.command.projectDirVariable;
   const path = launcherPath(host);
-  if (variable === undefined) return `. ${path}`;
+  if (variable === undefined) return `${run} ${path}`;
   // Gemini substitutes the bare form itself, and would quote it for the shell: the braced form is left to the shell.
-  return host.name === 'gemini' ? `. "\${${variable}:-.}"/${path}` : `. "$${variable}"/${path}`;
+  return host.name === 'gemini' ? `${run} "\${${variable}:-.}"/${path}` : `${run} "$${variable}"/${path}`;
 }
 
 /** The command line of a hook entry, `args` and Copilot's `bash` and `powershell` included. */

@@ -105,10 +105,13 @@ export interface HostDescription {
   /** The key of an entry's timeout, its unit in milliseconds, and the host's default in seconds (when it documents one). */
   readonly timeout: { readonly key: string; readonly unitMs: number; readonly defaultSeconds?: number };
   /**
-   * The installed hook command: `bin` is the project's own install, found
-   * through the variable the host sets to the project folder when it has one.
+   * How the host runs a hook's command line: the variable it sets to the
+   * project folder, when it has one, and its shell: `posix` when it is a POSIX
+   * shell (`sh -c`, `bash -c`), which reads the launcher itself (`.`); `any`
+   * when it may be the user's own shell, which may not be POSIX, and starts
+   * `sh` on the launcher.
    */
-  readonly command: { readonly projectDirVariable?: string; readonly shell: 'host' | 'sh' };
+  readonly command: { readonly projectDirVariable?: string; readonly shell: 'posix' | 'any' };
   /** How `stopwise hook` exits on unreadable stdin: never a code the host reads as a block or a refusal. */
   readonly unreadableExitCode: 0 | 1;
   /** What `init` tells the person after installing. */

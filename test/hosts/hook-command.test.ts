@@ -52,7 +52,7 @@ describe('launcherPath and hookCommand', () => {
       '.gemini/stopwise.sh',
     ]);
     expect(hookCommand(HOSTS['claude-code'], 'darwin')).toBe('. "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh');
-    expect(hookCommand(HOSTS.codex, 'linux')).toBe('. .codex/stopwise.sh');
+    expect(hookCommand(HOSTS.codex, 'linux')).toBe('sh .codex/stopwise.sh');
     // Gemini substitutes a bare $GEMINI_PROJECT_DIR itself; the braced form with a default is left to the shell.
     expect(hookCommand(HOSTS.gemini, 'linux')).toBe('. "${GEMINI_PROJECT_DIR:-.}"/.gemini/stopwise.sh');
     for (const name of HOOK_HOSTS) expect(hookCommand(HOSTS[name], 'win32')).toBe(`npx --offline --no-install stopwise hook ${name}`);
@@ -122,11 +122,11 @@ describe('isStopwiseCommand and stopwiseCommands', () => {
   });
 
   it('finds the stopwise records of an entry, nested or flat, and none in anything else', () => {
-    const ours = { type: 'command', command: '. .codex/stopwise.sh', timeout: 330 };
+    const ours = { type: 'command', command: 'sh .codex/stopwise.sh', timeout: 330 };
     const theirs = { type: 'command', command: './notify.sh' };
     expect(stopwiseCommands({ hooks: [theirs, ours] }, 'codex')).toEqual([ours]);
     expect(stopwiseCommands(ours, 'codex')).toEqual([ours]);
-    for (const entry of [theirs, null, '. .codex/stopwise.sh', [ours], { hooks: 'x' }]) expect(stopwiseCommands(entry, 'codex')).toEqual([]);
+    for (const entry of [theirs, null, 'sh .codex/stopwise.sh', [ours], { hooks: 'x' }]) expect(stopwiseCommands(entry, 'codex')).toEqual([]);
   });
 
   it("reads an entry's whole command line: the command, its arguments, Copilot's bash and powershell", () => {

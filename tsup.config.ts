@@ -152,7 +152,7 @@ export default defineConfig([
     ],
   },
   // What a stop loads before it answers is one file, stop-hook.js: Node resolves, reads and links each file of a
-  // module graph on its own, which split chunks made a dozen times. Each module loaded only by some stops or tool
+  // module graph on its own, which split chunks made eleven times. Each module loaded only by some stops or tool
   // events (a report reader, the decision model's client, the outcome record, the configuration's schema for a tool
   // event) is a file of its own beside it, imported by its file name.
   {

@@ -62,7 +62,7 @@ const hookBuild: Options = { ...shared, minifyWhitespace: true, minifySyntax: tr
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
-/** The stop hook's build: its entry, and each module it or a tool event imports only when needed (`import()`). */
+/** The stop hook's build: its entry, and each module a stop or a tool event imports only when needed (`import()`). */
 const STOP_FILES: Record<string, string> = {
   'stop-hook': 'src/hosts/stop-hook.ts',
   'stopwise-config': 'src/hosts/stopwise-config.ts',
@@ -76,11 +76,12 @@ const STOP_FILES: Record<string, string> = {
 };
 
 /**
- * In a build without split chunks, makes each `import()` of a module that is an entry of `files` an import of that
- * entry's built file, so that it stays a file loaded when needed. Any other `import()` of a module of the project
- * fails the build: it would be bundled into the file that imports it.
+ * For the two hook builds, which split no chunks: makes each `import()` of a module that is an entry of `files` an
+ * import of that entry's built file in the folder `dir` (relative to the importing file), so that it stays a file
+ * loaded when needed. Any other `import()` of a module of the project fails the build: it would be bundled into the
+ * file that imports it.
  */
-function importOwnFiles(files: Record<string, string>): EsbuildPlugin {
+function importOwnFiles(files: Record<string, string>, dir: string): EsbuildPlugin {
   const byPath = new Map(Object.entries(files).map(([name, file]) => [path.resolve(file), name]));
   return {
     name: 'import-own-files',
@@ -90,7 +91,7 @@ function importOwnFiles(files: Record<string, string>): EsbuildPlugin {
         const target = path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
         const name = byPath.get(target);
         if (name === undefined) return { errors: [{ text: `${args.path} is imported with import() from ${args.importer}: make it an entry of STOP_FILES` }] };
-        return { path: `./${name}.js`, external: true };
+        return { path: `${dir}${name}.js`, external: true };
       });
     },
   };
@@ -145,11 +146,7 @@ export default defineConfig([
     splitting: false,
     noExternal: ['zod'],
     clean: [`!${STOP_DIR}/**`],
-    esbuildPlugins: [
-      importBuiltFile('./stop-hook.js', 'src/hosts/run-hook.ts', `./${STOP_DIR}/stop-hook.js`),
-      importBuiltFile('./stopwise-config.js', 'src/hosts/tool-guard-config.ts', `./${STOP_DIR}/stopwise-config.js`),
-      importBuiltFile('./hook-outcome-record.js', 'src/hosts/run-hook.ts', `./${STOP_DIR}/hook-outcome-record.js`),
-    ],
+    esbuildPlugins: [importOwnFiles(STOP_FILES, `./${STOP_DIR}/`)],
   },
   // What a stop loads before it answers is one file, stop-hook.js: Node resolves, reads and links each file of a
   // module graph on its own, which split chunks made eleven times. Each module loaded only by some stops or tool
@@ -162,6 +159,6 @@ export default defineConfig([
     splitting: false,
     noExternal: ['zod', 'saxes'],
     clean: true,
-    esbuildPlugins: [importOwnFiles(STOP_FILES)],
+    esbuildPlugins: [importOwnFiles(STOP_FILES, './')],
   },
 ]);

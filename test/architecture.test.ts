@@ -30,10 +30,12 @@ function importsOf(file: string): { specifier: string; names: string[] }[] {
 
 /**
  * The files that define a schema with zod: the policy document, the seed's numbers, and the stall options and score
- * model of core, the message formatter of schema problems (types only), the configuration of the hooks, and the finish
+ * model of core, the message formatter of schema problems (types only), the optional key built on use that the
+ * policy and the configuration share, the configuration of the hooks, and the finish
  * signal of the providers (its parser, and the zod schema an AI SDK tool takes as its input).
  */
 const ZOD_FILES = [
+  'src/core/optional-built-on-use.ts',
   'src/core/policy/stop-policy-schema.ts',
   'src/core/schema-issues.ts',
   'src/core/stall-detection/stall-schemas.ts',

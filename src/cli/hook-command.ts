@@ -28,9 +28,6 @@ it reads a non-zero exit of a tool hook as a refusal). Never 2 on a stop,
 which the hosts read as a block; 2 only on copilot's postToolUseFailure,
 where stderr is guidance for the agent.`;
 
-/** How long the process may linger after it answered before it exits anyway. */
-const EXIT_GRACE_MS = 1_000;
-
 /** The largest stdin the hook reads; a bigger input is refused as unreadable. */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
@@ -62,8 +59,6 @@ export async function hookCommand(argv: readonly string[], io: CliIo): Promise<n
   const run = await runHook(host, stdin, { cwd: io.cwd, startedAt: performance.timeOrigin });
   if (run.stdout !== '') io.stdout(run.stdout);
   if (run.stderr !== '') io.stderr(run.stderr);
-  // Once answered, the process ends even if work cut short by the deadline is still pending (a request, a child process).
-  setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   return run.exitCode;
 }
 

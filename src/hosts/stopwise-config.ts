@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import * as z from 'zod/mini';
 import { describeValue } from '../core/describe-value.js';
+import { optionalBuiltOnUse } from '../core/optional-built-on-use.js';
 import { isStopPolicyDocumentShape, parseStopPolicy } from '../core/policy/parse-stop-policy.js';
 import type { StopPolicyDocument } from '../core/policy/stop-policy-document.js';
 import { stopPolicySchema } from '../core/policy/stop-policy-schema.js';
@@ -27,18 +28,6 @@ import { resolveToolGuardOptions, type ToolGuardOptions } from './tool-guard.js'
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 const timeoutMs = () => z.int().check(z.positive(), z.maximum(MAX_TIMEOUT_MS));
-
-/**
- * An optional key whose schema is built on first use: a file without the key never builds it (the policy's schemas
- * cost a few milliseconds of every stop). zod runs an absent key's schema only when it brings a default, and asks the
- * schema whether it does, which would build it: it brings none, and says so itself.
- */
-export function optionalBuiltOnUse<T extends z.core.SomeType>(build: () => T): z.ZodMiniExactOptional<z.ZodMiniLazy<T>> {
-  const inner = z.lazy(build);
-  inner._zod.optin = undefined;
-  // Typed as exactOptional, as the other keys are: it lets an explicit `undefined` through as absent, which JSON cannot hold.
-  return z.optional(inner) as unknown as z.ZodMiniExactOptional<z.ZodMiniLazy<T>>;
-}
 
 /** The tool guard's settings: on or off, its ladder, and the stall detector's options (over the default tool identities). */
 const toolGuardSchema = optionalBuiltOnUse(() =>

@@ -27,18 +27,22 @@ function install(dir: string): void {
 }
 
 /**
- * Runs `host`'s hook command in `project` as the host does (`sh -c`, in `cwd`, with the host's project folder
- * variable when it sets one), with an `npx` on PATH that only records that it ran; stdin (by default not JSON, so
- * that stopwise, when it runs, says so) as given.
+ * Runs `host`'s hook command (or `command`) in `project` as the host does (`sh -c`, in `cwd`, with the host's project
+ * folder variable when it sets one), with an `npx` on PATH that only records that it ran; stdin (by default not JSON,
+ * so that stopwise, when it runs, says so) as given.
  */
-function runLauncher(host: (typeof HOOK_HOSTS)[number], project: string, cwd = project, input = 'not json'): { status: number | null; stdout: string; stderr: string; npxRan: boolean } {
+function runLauncher(
+  host: (typeof HOOK_HOSTS)[number],
+  project: string,
+  { cwd = project, input = 'not json', command = hookCommand(HOSTS[host], 'linux') }: { cwd?: string; input?: string; command?: string } = {},
+): { status: number | null; stdout: string; stderr: string; npxRan: boolean } {
   const bin = folder();
   const marker = join(bin, 'npx-ran');
   writeFileSync(join(bin, 'npx'), `#!/bin/sh\ntouch '${marker}'\n`);
   chmodSync(join(bin, 'npx'), 0o755);
   const variable = HOSTS[host].command.projectDirVariable;
   const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: cwd, ...(variable === undefined ? {} : { [variable]: project }) };
-  const run = spawnSync('sh', ['-c', hookCommand(HOSTS[host], 'linux')], { cwd, input, encoding: 'utf8', env });
+  const run = spawnSync('sh', ['-c', command], { cwd, input, encoding: 'utf8', env });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, npxRan: existsSync(marker) };
 }
 
@@ -67,11 +71,16 @@ describe('the launcher', () => {
     mkdirSync(join(project, 'src/deep'), { recursive: true });
     // A host without a project folder variable runs its hooks in the project folder.
     const folders = HOSTS[name].command.projectDirVariable === undefined ? [project] : [project, join(project, 'src/deep')];
+    // The command init writes, and the launcher run with sh, as a command written before it or a recipe that sets a
+    // variable in front of it does.
+    const commands = [hookCommand(HOSTS[name], 'linux'), `sh ${JSON.stringify(join(project, launcherPath(HOSTS[name])))}`];
     for (const cwd of folders) {
-      const run = runLauncher(name, project, cwd);
-      expect(run.stderr).toMatch(new RegExp(`^stopwise hook ${name}: stdin is not valid JSON`));
-      expect(run.status).toBe(HOSTS[name].unreadableExitCode);
-      expect(run.npxRan).toBe(false);
+      for (const command of commands) {
+        const run = runLauncher(name, project, { cwd, command });
+        expect(run.stderr, command).toMatch(new RegExp(`^stopwise hook ${name}: stdin is not valid JSON`));
+        expect(run.status).toBe(HOSTS[name].unreadableExitCode);
+        expect(run.npxRan).toBe(false);
+      }
     }
   });
 
@@ -95,7 +104,7 @@ describe('the launcher', () => {
     writeLauncher(project, name);
     const spec = contract(name);
     const said = (file: string) => {
-      const run = runLauncher(name, project, project, payloadText(name, file, project));
+      const run = runLauncher(name, project, { input: payloadText(name, file, project) });
       expect(run.stdout).toBe('');
       expect(run.status).toBe(HOSTS[name].unreadableExitCode);
       expect(run.npxRan).toBe(false);

@@ -8,8 +8,7 @@ import { HOOK_STOP_POLICY } from '../../src/core/policy/hook-stop-policy.js';
 import { SEED_STOP_POLICY } from '../../src/core/policy/seed-stop-policy.js';
 import { DEFAULT_POLICY } from '../../src/core/stop-policy.js';
 import { findConfigFile, missingConfigMessage } from '../../src/hosts/config-file.js';
-import * as z from 'zod/mini';
-import { loadStopwiseConfig, optionalBuiltOnUse, parseStopwiseConfig, type StopwiseConfig } from '../../src/hosts/stopwise-config.js';
+import { loadStopwiseConfig, parseStopwiseConfig, type StopwiseConfig } from '../../src/hosts/stopwise-config.js';
 import { DEFAULT_TOOL_GUARD_OPTIONS } from '../../src/hosts/tool-guard.js';
 
 const tempFolder = tempFolders();
@@ -329,24 +328,5 @@ describe('loadStopwiseConfig', () => {
     const invalid = await loadStopwiseConfig([root]);
     expect(invalid.ok).toBe(false);
     expect(invalid.ok ? '' : invalid.message).toMatch(/\/stopwise\.config\.json: policy: ops\/policy\.json: \.?rules\[0\]\.when\.criteria\.gte: must be at most 1, got 2$/);
-  });
-});
-
-describe('optionalBuiltOnUse', () => {
-  it('builds its schema only when a value has the key, and reads as an optional key everywhere else', () => {
-    let built = 0;
-    const schema = z.strictObject({
-      a: optionalBuiltOnUse(() => {
-        built += 1;
-        return z.string();
-      }),
-    });
-    expect(schema.safeParse({}).success).toBe(true);
-    expect(built).toBe(0);
-    expect(schema.safeParse({ a: 'x' })).toEqual({ success: true, data: { a: 'x' } });
-    expect(schema.safeParse({ a: 1 }).success).toBe(false);
-    expect(built).toBe(1);
-    expect(z.toJSONSchema(schema, { io: 'input' })).toMatchObject({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false });
-    expect(z.toJSONSchema(schema, { io: 'input' })).not.toHaveProperty('required');
   });
 });

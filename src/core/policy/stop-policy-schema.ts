@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { optionalBuiltOnUse } from '../optional-built-on-use.js';
 import { stallOptionsInputSchema, stallScoreModelSchema } from '../stall-detection/stall-schemas.js';
 import { STALL_PATTERNS } from '../stall-detection/stall-pattern.js';
 import { STOP_EXITS } from './stop-decision.js';
@@ -96,7 +97,7 @@ const conditionSchemas = {
         z.strictObject({
           detector: z.literal('step_history'),
           patterns: z.exactOptional(z.array(z.enum(STALL_PATTERNS)).check(z.minLength(1))),
-          options: z.exactOptional(stallOptionsInputSchema),
+          options: optionalBuiltOnUse(() => stallOptionsInputSchema),
         }),
         z.strictObject({ detector: z.literal('score'), model: stallScoreModelSchema }),
       ]),

@@ -1,24 +1,29 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
 
-// Reports every module the process resolves on stderr, from Node's module hooks.
-const RESOLVE_HOOKS = `export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  process.stderr.write('RESOLVED ' + resolved.url + '\\n');
-  return resolved;
-}`;
-const PROBE = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(RESOLVE_HOOKS)}));`;
+const RECORDER = join(import.meta.dirname, '../fixtures/cli/record-loaded-modules.mjs');
 
-/** The modules a fresh Node process resolves while it runs `script` (an ES module) in the package folder. */
+/** The modules a fresh Node process loads while it runs `script` (an ES module) in the package folder. */
 function resolvedBy(script: string): string[] {
-  const probe = `data:text/javascript,${encodeURIComponent(PROBE)}`;
-  const run = spawnSync(process.execPath, ['--import', probe, '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`the probe failed: ${run.stderr}`);
-  return [...run.stderr.matchAll(/^RESOLVED (.+)$/gm)].map((match) => match[1] ?? '');
+  const dir = mkdtempSync(join(tmpdir(), 'stopwise-otel-'));
+  try {
+    const record = join(dir, 'modules.txt');
+    writeFileSync(record, '');
+    const run = spawnSync(process.execPath, ['--import', RECORDER, '--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, STOPWISE_TEST_MODULES_FILE: record },
+    });
+    if (run.status !== 0) throw new Error(`the probe failed: ${run.stderr}`);
+    return readFileSync(record, 'utf8').split('\n').filter((line) => line !== '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function sourceFiles(folder: string): string[] {

@@ -128,10 +128,7 @@ export default defineConfig([
     noExternal: ['zod', 'saxes'],
     // the hook's folder is the next build's, which runs beside this one
     clean: [`!${HOOK_DIR}/**`],
-    esbuildPlugins: [
-      importBuiltFile('./hook-program.js', 'src/cli/main.ts', HOOK_BUNDLE),
-      importBuiltFile('./hook-program.js', 'src/cli/command-line.ts', HOOK_BUNDLE),
-    ],
+    esbuildPlugins: [importBuiltFile('./hook-program.js', 'src/cli/main.ts', HOOK_BUNDLE)],
   },
   // A coding agent's host runs `stopwise hook` on every tool call: the hook program (src/cli/main.ts hands it the
   // command line before it loads anything else) is a build of its own, sharing nothing with the command's chunks,

@@ -4,7 +4,8 @@ import { runProgram } from './run-program.js';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<Command> }>> = {
+// `hook` is listed for the usage only: main.ts hands it to its own bundle before this module loads.
+const COMMANDS: Readonly<Record<string, { summary: string; load?: () => Promise<Command> }>> = {
   replay: {
     summary: 'replay recorded agent runs through a stop policy',
     load: async () => (await import('./replay-command.js')).replayCommand,
@@ -27,7 +28,6 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
   },
   hook: {
     summary: 'the stop hook and tool guard for Claude Code, Codex, Cursor, Copilot or Gemini (reads the host JSON on stdin)',
-    load: async () => (await import('./hook-program.js')).hookCommand,
   },
   init: {
     summary: 'set up the stop hook, the tool guard and a starter stopwise.config.json in a project',
@@ -80,10 +80,10 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout(`${packageVersion()}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (command === undefined) {
+  const load = COMMANDS[name]?.load;
+  if (load === undefined) {
     io.stderr(`stopwise: unknown command "${name}"\n\n${usage()}\n`);
     return 2;
   }
-  return (await command.load())(rest, io);
+  return (await load())(rest, io);
 }

@@ -1,8 +1,6 @@
 import { hookCommand } from './hook-command.js';
 import { runProgram } from './run-program.js';
 
-export { hookCommand };
-
 /** How long the process may linger after it answered, for what waits for the end of its event loop. */
 const EXIT_GRACE_MS = 1_000;
 

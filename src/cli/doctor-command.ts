@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { formatDuration } from '../core/format-duration.js';
 import type { TestEvidence } from '../core/test-evidence.js';
 import { hookCompletionInput, createHookClient } from '../hosts/hook-decision-model.js';
 import { hostTimeoutSeconds, stopHookDeadlineMs, type HookTimeouts } from '../hosts/hook-deadline.js';
+import { launcherPath } from '../hosts/hook-command.js';
 import { HOOK_HOSTS, HOSTS, type HookHost } from '../hosts/host.js';
 import { projectTestRunner, testRunEvidence } from '../hosts/project-tests.js';
 import { checkSettings, describeSettings } from '../hosts/settings-file.js';
@@ -38,8 +40,9 @@ and writes nothing to the project:
   - validates ${CONFIG_FILE_NAME} (found as the hook finds it: here or in a
     parent folder), naming every problem;
   - checks that the host's settings file registers the stopwise stop hook
-    with a timeout above the hook's deadline, and which tool events the tool
-    guard sees; without a host, every host whose settings file exists;
+    in the form init writes, with a timeout above the hook's deadline, that
+    the launcher it runs is there, and which tool events the tool guard sees;
+    without a host, every host whose settings file exists;
   - runs the test command once and shows the evidence it gave;
   - asks the decision model once, if one is configured, to see that it
     answers: the hook's completion check of the green sample (the key is
@@ -130,6 +133,10 @@ async function checkHosts(host: HookHost | undefined, projectDir: string, config
     const registered = settings.kind === 'read' && settings.stop.count > 0;
     for (const line of describeSettings(description, settings, deadlineMs, recommended)) {
       lines.push(config === undefined && registered && line.text.includes('stop hook') ? { ...line, text: `${line.text} (the deadline of the default timeouts: there is no valid configuration)` } : line);
+    }
+    const launcher = launcherPath(description);
+    if (settings.kind === 'read' && settings.stop.command?.line.includes(launcher) === true && !existsSync(join(projectDir, launcher))) {
+      lines.push({ status: 'problem', text: `${launcher}: not found, and ${description.settingsFile} runs it: the stopwise hooks do nothing; \`stopwise init ${name}\` writes it` });
     }
     const timeout = settings.kind === 'read' ? settings.stop.timeout : undefined;
     const seconds = timeout !== undefined && (timeout.kind === 'enough' || timeout.kind === 'too_low') ? timeout.seconds : undefined;

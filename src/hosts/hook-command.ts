@@ -51,20 +51,28 @@ export function launcherScript(host: HostDescription): string {
  * variable the host sets to the project folder when it has one (Claude Code,
  * Cursor, Gemini), else from the folder the host runs hooks in (the project).
  * A host that runs it in a POSIX shell reads the launcher into that shell
- * (`.`: a second shell would cost every event a few milliseconds); one that
- * may use the user's own shell starts `sh` on it. It is short because some
- * hosts quote it to the model in front of a block's reason. On Windows, where
- * there is no `sh`, it is `npx --offline --no-install stopwise hook <host>`,
- * which runs an installed stopwise and never downloads one.
+ * (`command .`: a second shell would cost every event a few milliseconds); one
+ * that may use the user's own shell starts `sh` on it. A launcher that is
+ * missing (deleted, or never committed beside the settings) must not block:
+ * the shell's own exit code for a file it cannot open is 2, which most hosts
+ * read as a block of the stop or of every tool call, so the line ends with
+ * `|| exit` and the host's non-blocking code, after the shell's one line that
+ * names the file (`command` keeps `.` from ending the shell before that). A
+ * launcher read with `.` never reaches the `||` (it replaces the shell with
+ * Node, or exits); one run with `sh` reaches it only when Node failed, and
+ * the hosts that run it so are never answered with exit 2. The line is short because some hosts quote it to the model in front
+ * of a block's reason. On Windows, where there is no `sh`, it is
+ * `npx --offline --no-install stopwise hook <host>`, which runs an installed
+ * stopwise and never downloads one.
  */
 export function hookCommand(host: HostDescription, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32') return `npx --offline --no-install stopwise hook ${host.name}`;
-  const run = host.command.shell === 'posix' ? '.' : 'sh';
+  const run = host.command.shell === 'posix' ? 'command .' : 'sh';
   const variable = host.command.projectDirVariable;
   const path = launcherPath(host);
-  if (variable === undefined) return `${run} ${path}`;
-  // Gemini substitutes the bare form itself, and would quote it for the shell: the braced form is left to the shell.
-  return host.name === 'gemini' ? `${run} "\${${variable}:-.}"/${path}` : `${run} "$${variable}"/${path}`;
+  // Gemini substitutes a bare $GEMINI_PROJECT_DIR itself, and would quote it for the shell: the braced form is left to the shell.
+  const target = variable === undefined ? path : host.name === 'gemini' ? `"\${${variable}:-.}"/${path}` : `"$${variable}"/${path}`;
+  return `${run} ${target} || exit ${host.unreadableExitCode}`;
 }
 
 /** The command line of a hook entry, `args` and Copilot's `bash` and `powershell` included. */

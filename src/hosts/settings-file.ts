@@ -86,6 +86,13 @@ function replaceStopwise(item: unknown, fresh: Record<string, unknown>, name: Ho
   return { ...(item as Record<string, unknown>), hooks: kept };
 }
 
+/** The command lines of the stop entries `init` writes for `host` on `platform` (Claude Code's exec form too). */
+function currentCommandLines(host: HostDescription, platform: NodeJS.Platform): string[] {
+  const entry = host.entry('stop', hookCommand(host, platform), 1, undefined);
+  const forms = host.name === 'claude-code' ? [entry, execForm(entry)] : [entry];
+  return forms.flatMap((form) => stopwiseCommands(form, host.name).map(entryCommandLine));
+}
+
 /** The exec form of an entry: `npx` with its arguments, spawned without a shell. */
 function execForm(entry: Record<string, unknown>): Record<string, unknown> {
   const hooks = (entry.hooks as Record<string, unknown>[]).map((hook) => {
@@ -108,8 +115,11 @@ export type SettingsCheck =
   | { readonly kind: 'invalid'; readonly message: string }
   | {
       readonly kind: 'read';
-      /** The stopwise stop entries (0: not registered) and the first one's timeout. */
-      readonly stop: { readonly count: number; readonly timeout?: TimeoutCheck };
+      /**
+       * The stopwise stop entries (0: not registered), and the first one's timeout and command line, with whether
+       * that line is one `init` writes now (an earlier form is replaced by the next `init`).
+       */
+      readonly stop: { readonly count: number; readonly timeout?: TimeoutCheck; readonly command?: { readonly line: string; readonly current: boolean } };
       readonly tools: { readonly registered: readonly { readonly event: string; readonly matcher?: string }[]; readonly missing: readonly string[] };
     };
 
@@ -120,7 +130,7 @@ export type SettingsCheck =
  * answers; without a timeout the host's default applies), and which tool events
  * are registered. Never throws: a file of the wrong shape is `invalid`.
  */
-export function checkSettings(host: HostDescription, file: JsonFile, deadlineMs: number): SettingsCheck {
+export function checkSettings(host: HostDescription, file: JsonFile, deadlineMs: number, platform: NodeJS.Platform = process.platform): SettingsCheck {
   if (file.kind === 'missing') return { kind: 'missing' };
   if (file.kind === 'invalid') return { kind: 'invalid', message: file.message };
   const value = file.value;
@@ -148,7 +158,12 @@ export function checkSettings(host: HostDescription, file: JsonFile, deadlineMs:
   }
   return {
     kind: 'read',
-    stop: { count: commands.length, ...(first === undefined ? {} : { timeout: checkTimeout(host, first[host.timeout.key], deadlineMs) }) },
+    stop: {
+      count: commands.length,
+      ...(first === undefined
+        ? {}
+        : { timeout: checkTimeout(host, first[host.timeout.key], deadlineMs), command: { line: entryCommandLine(first), current: currentCommandLines(host, platform).includes(entryCommandLine(first)) } }),
+    },
     tools: { registered, missing },
   };
 }
@@ -189,6 +204,10 @@ export function describeSettings(host: HostDescription, check: SettingsCheck, de
     const line = describeTimeout(host, timeout, deadline, fix);
     const twice = count > 1 ? `; registered ${count} times, so it runs ${count} times at every stop` : '';
     lines.push({ status: line.status === 'ok' && count > 1 ? 'warning' : line.status, text: `${file}: ${line.text}${twice}` });
+    const command = check.stop.command;
+    if (command !== undefined && !command.current) {
+      lines.push({ status: 'warning', text: `${file}: the stop hook runs another form of the stopwise command than the one init writes; \`stopwise init ${host.name}\` replaces it` });
+    }
   }
   const { registered, missing } = check.tools;
   if (registered.length === 0) {

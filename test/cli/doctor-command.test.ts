@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/cli/doctor-report.js';
 import { HOSTS, type HookHost } from '../../src/hosts/host.js';
+import { launcherPath, launcherScript } from '../../src/hosts/hook-command.js';
 import { installHooks } from '../../src/hosts/settings-file.js';
 import { chatBody } from '../decision-model/loopback-server.js';
 import { startLoopbackDecisionModel, systemOneAnswer, type LoopbackReply } from '../hosts/loopback-decision-model.js';
@@ -17,7 +18,7 @@ const DEADLINE = "the hook's deadline (320 s: tests.timeoutMs + 2 × decisionMod
 
 interface Scratch {
   readonly config?: Record<string, unknown> | string;
-  /** The host settings file: what `init` writes with this timeout (330 s by default), its parsed value, or raw text. */
+  /** The host settings file: what `init` writes with this timeout (330 s by default), with the launcher, its parsed value, or raw text. */
   readonly settings?: { host: HookHost; timeout?: number; tools?: 'matched' | 'none' } | { host: HookHost; value: unknown } | { host: HookHost; text: string };
   readonly script?: string;
 }
@@ -56,6 +57,7 @@ function scratch(options: Scratch = {}): string {
     const installed = installHooks(HOSTS[settings.host], undefined, { timeoutSeconds: settings.timeout ?? 330, tools: settings.tools ?? 'matched' });
     if (!installed.ok) throw new Error(installed.message);
     writeFileSync(path, JSON.stringify(installed.value));
+    writeFileSync(join(dir, launcherPath(HOSTS[settings.host])), launcherScript(HOSTS[settings.host]));
   }
   return dir;
 }
@@ -144,7 +146,7 @@ describe('stopwise doctor: a sound setup', { timeout: 60_000 }, () => {
     expect(json.checks.tests.lines[0]?.text).toMatch(/3 ran, 1 failed, 1 skipped \(read: junit from junit\.xml\); failing: rejects expired tokens$/);
   });
 
-  it('shows warnings without making them problems: exit-code evidence, a Cursor hook with no timeout, no tool hooks', async () => {
+  it('shows warnings without making them problems: exit-code evidence, a Cursor hook with no timeout in a form init no longer writes, no tool hooks', async () => {
     const dir = scratch({
       config: { tests: { ...SH_TESTS, report: { format: 'exit-code' } } },
       settings: { host: 'cursor', value: { version: 1, hooks: { stop: [{ command: 'npx stopwise hook cursor', loop_limit: 5 }] } } },
@@ -155,7 +157,8 @@ describe('stopwise doctor: a sound setup', { timeout: 60_000 }, () => {
     expect(run.stdout).toContain('warning  .cursor/hooks.json: stop hook registered with no timeout, and Cursor documents no default: set "timeout": 330 on the stopwise entry');
     expect(run.stdout).toContain('ok       .cursor/hooks.json: no stopwise tool hooks (optional): loops inside a turn are not guarded; `stopwise init cursor` adds them');
     expect(run.stdout).toContain('sample answers (cursor, the first stop of a session)');
-    expect(run.stdout).toContain('the setup is sound (2 warnings)');
+    expect(run.stdout).toContain('warning  .cursor/hooks.json: the stop hook runs another form of the stopwise command than the one init writes; `stopwise init cursor` replaces it');
+    expect(run.stdout).toContain('the setup is sound (3 warnings)');
   });
 
   it("accepts a Claude Code hook with no timeout when the host's default (600 s) is above the deadline", async () => {
@@ -170,6 +173,7 @@ describe('stopwise doctor: a sound setup', { timeout: 60_000 }, () => {
     const installed = installHooks(HOSTS.copilot, undefined, { timeoutSeconds: 330, tools: 'matched' });
     mkdirSync(join(dir, '.github/hooks'), { recursive: true });
     writeFileSync(join(dir, '.github/hooks/stopwise.json'), JSON.stringify(installed.ok && installed.value));
+    writeFileSync(join(dir, launcherPath(HOSTS.copilot)), launcherScript(HOSTS.copilot));
     const json = report(await doctor(dir, ['--json']));
     expect(json.ok).toBe(true);
     expect(json.checks.hosts.hosts.map((entry) => entry.host)).toEqual(['copilot', 'gemini']);
@@ -245,6 +249,20 @@ describe('stopwise doctor: each problem exits 1 with its line', { timeout: 60_00
     const run = await doctor(scratch({ settings: { host: 'claude-code', value: { hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }] } } } }));
     expect(run.code).toBe(1);
     expect(problemLines(run)).toEqual(['.claude/settings.json: no stopwise stop hook (`stopwise hook claude-code` under hooks.Stop); `stopwise init claude-code` adds it']);
+  });
+
+  it('reports a launcher the settings run that is not there, and warns of a stop hook command init no longer writes', async () => {
+    const dir = scratch();
+    rmSync(join(dir, '.claude/stopwise.sh'));
+    const missing = await doctor(dir);
+    expect(missing.code, missing.stdout).toBe(1);
+    expect(problemLines(missing)).toEqual(['.claude/stopwise.sh: not found, and .claude/settings.json runs it: the stopwise hooks do nothing; `stopwise init claude-code` writes it']);
+    const earlier = scratch({ settings: { host: 'claude-code', value: { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npx stopwise hook claude-code', timeout: 330 }] }] } } } });
+    const run = await doctor(earlier);
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain(
+      'warning  .claude/settings.json: the stop hook runs another form of the stopwise command than the one init writes; `stopwise init claude-code` replaces it',
+    );
   });
 
   it("reports a timeout that is not above the hook's deadline, with the timeout to set in the host's unit", async () => {

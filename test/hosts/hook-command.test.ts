@@ -27,14 +27,14 @@ function install(dir: string): void {
 }
 
 /**
- * Runs `host`'s hook command (or `command`) in `project` as the host does (`sh -c`, in `cwd`, with the host's project
+ * Runs `host`'s hook command (or `command`) in `project` as the host does (`sh -c`, or `shell`, in `cwd`, with the host's project
  * folder variable when it sets one), with an `npx` on PATH that only records that it ran; stdin (by default not JSON,
  * so that stopwise, when it runs, says so) as given.
  */
 function runLauncher(
   host: (typeof HOOK_HOSTS)[number],
   project: string,
-  { cwd = project, input = 'not json', command = hookCommand(HOSTS[host], 'linux') }: { cwd?: string; input?: string; command?: string } = {},
+  { cwd = project, input = 'not json', command = hookCommand(HOSTS[host], 'linux'), shell = 'sh' }: { cwd?: string; input?: string; command?: string; shell?: string } = {},
 ): { status: number | null; stdout: string; stderr: string; npxRan: boolean } {
   const bin = folder();
   const marker = join(bin, 'npx-ran');
@@ -42,7 +42,7 @@ function runLauncher(
   chmodSync(join(bin, 'npx'), 0o755);
   const variable = HOSTS[host].command.projectDirVariable;
   const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: cwd, ...(variable === undefined ? {} : { [variable]: project }) };
-  const run = spawnSync('sh', ['-c', command], { cwd, input, encoding: 'utf8', env });
+  const run = spawnSync(shell, ['-c', command], { cwd, input, encoding: 'utf8', env });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, npxRan: existsSync(marker) };
 }
 
@@ -55,10 +55,11 @@ describe('launcherPath and hookCommand', () => {
       '.github/hooks/stopwise.sh',
       '.gemini/stopwise.sh',
     ]);
-    expect(hookCommand(HOSTS['claude-code'], 'darwin')).toBe('. "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh');
-    expect(hookCommand(HOSTS.codex, 'linux')).toBe('sh .codex/stopwise.sh');
+    expect(hookCommand(HOSTS['claude-code'], 'darwin')).toBe('command . "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh || exit 1');
+    expect(hookCommand(HOSTS.codex, 'linux')).toBe('sh .codex/stopwise.sh || exit 1');
+    expect(hookCommand(HOSTS.copilot, 'linux')).toBe('command . .github/hooks/stopwise.sh || exit 0');
     // Gemini substitutes a bare $GEMINI_PROJECT_DIR itself; the braced form with a default is left to the shell.
-    expect(hookCommand(HOSTS.gemini, 'linux')).toBe('. "${GEMINI_PROJECT_DIR:-.}"/.gemini/stopwise.sh');
+    expect(hookCommand(HOSTS.gemini, 'linux')).toBe('command . "${GEMINI_PROJECT_DIR:-.}"/.gemini/stopwise.sh || exit 1');
     for (const name of HOOK_HOSTS) expect(hookCommand(HOSTS[name], 'win32')).toBe(`npx --offline --no-install stopwise hook ${name}`);
   });
 });
@@ -79,6 +80,24 @@ describe('the launcher', () => {
         const run = runLauncher(name, project, { cwd, command });
         expect(run.stderr, command).toMatch(new RegExp(`^stopwise hook ${name}: stdin is not valid JSON`));
         expect(run.status).toBe(HOSTS[name].unreadableExitCode);
+        expect(run.npxRan).toBe(false);
+      }
+    }
+  });
+
+  it.each(HOOK_HOSTS)('lets the stop or the call go ahead when the %s launcher is missing, and the shell names the file', (name) => {
+    const project = folder();
+    install(project);
+    const spec = contract(name);
+    // dash is the sh of Debian and Ubuntu, bash the shell of Copilot's entries and of macOS's sh: read with `.`, a
+    // file dash cannot open ends the shell with 2, a block on most hosts.
+    for (const shell of ['sh', 'bash']) {
+      for (const file of [spec.session.stop, spec.session.pre, spec.session.post]) {
+        const run = runLauncher(name, project, { input: payloadText(name, file, project), shell });
+        expect(run.status, `${shell} ${file}`).toBe(HOSTS[name].unreadableExitCode);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toContain(launcherPath(HOSTS[name]));
+        expect(run.stderr.trim().split('\n')).toHaveLength(1);
         expect(run.npxRan).toBe(false);
       }
     }

@@ -1,4 +1,7 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { launcherPath } from '../../../src/hosts/hook-command.js';
 import { HOSTS } from '../../../src/hosts/host.js';
 import { DEFAULT_TOOL_GUARD_OPTIONS, fitToolGuardToHost } from '../../../src/hosts/tool-guard.js';
 import type { HostExpectations } from './host-expectations.js';
@@ -204,6 +207,27 @@ export function describeHost(
           expect(run().outcomes).toEqual([]);
         });
         personLineCheck(expected, run, CONFIG_INVALID);
+      },
+    );
+
+    scenario(
+      host,
+      cli,
+      'a missing launcher',
+      {
+        script: [{ shell: REPEATED_COMMAND }, { text: 'Done.' }],
+        // Settings committed without the launcher, or the launcher deleted: the shell cannot open it.
+        prepare: (project) => rmSync(join(project.dir, launcherPath(HOSTS[host.name]))),
+      },
+      (run) => {
+        verify('never blocks: the call runs, the first stop ends the run, nothing is recorded', () => {
+          const { session, calls } = run();
+          expect(session.run.code).toBe(0);
+          expect(session.main).toHaveLength(2);
+          expect(calls).toBe(1);
+          for (const said of [FAILED_TEST_REASON, NUDGE, REFUSED]) expect(firstRequestWith(session, said), said).toBe(-1);
+          expect(run().outcomes).toEqual([]);
+        });
       },
     );
 

@@ -129,15 +129,9 @@ async function checkHosts(host: HookHost | undefined, projectDir: string, config
   const hosts: HostSettingsEntry[] = [];
   for (const { host: name, file } of chosen) {
     const description = HOSTS[name];
-    const settings = checkSettings(description, file, deadlineMs);
+    const settings = checkSettings(description, file, deadlineMs, existsSync(join(projectDir, launcherPath(description))));
     const registered = settings.kind === 'read' && settings.stop.count > 0;
-    for (const line of describeSettings(description, settings, deadlineMs, recommended)) {
-      lines.push(config === undefined && registered && line.text.includes('stop hook') ? { ...line, text: `${line.text} (the deadline of the default timeouts: there is no valid configuration)` } : line);
-    }
-    const launcher = launcherPath(description);
-    if (settings.kind === 'read' && settings.stop.command?.line.includes(launcher) === true && !existsSync(join(projectDir, launcher))) {
-      lines.push({ status: 'problem', text: `${launcher}: not found, and ${description.settingsFile} runs it: the stopwise hooks do nothing; \`stopwise init ${name}\` writes it` });
-    }
+    lines.push(...describeSettings(description, settings, deadlineMs, recommended, config === undefined));
     const timeout = settings.kind === 'read' ? settings.stop.timeout : undefined;
     const seconds = timeout !== undefined && (timeout.kind === 'enough' || timeout.kind === 'too_low') ? timeout.seconds : undefined;
     hosts.push({ host: name, file: description.settingsFile, registered, ...(seconds === undefined ? {} : { timeoutSeconds: seconds }), deadlineSeconds: Math.ceil(deadlineMs / 1000) });

@@ -19,9 +19,10 @@ export function launcherPath(host: HostDescription): string {
  * command into the shell the host starts, or run with `sh` (`hookCommand`), that run
  * the project's own install of stopwise with Node (the nearest `node_modules`
  * at or above the project), with no npx on the way and nothing ever
- * downloaded. Where stopwise is not installed it prints one line naming the fix
- * and exits with the host's non-blocking code, so the stop or the tool call
- * goes ahead.
+ * downloaded. Where stopwise is not installed, or Node is not on the hook's
+ * PATH, it prints one line naming the fix and exits with the host's
+ * non-blocking code, so the stop or the tool call goes ahead (a failed `exec`
+ * would end the shell with 127, which Copilot reads as a refusal).
  */
 export function launcherScript(host: HostDescription): string {
   const variable = host.command.projectDirVariable;
@@ -30,6 +31,7 @@ export function launcherScript(host: HostDescription): string {
     `# Written by \`stopwise init ${host.name}\`: runs this project's own stopwise with Node; it never downloads one.`,
     // Read with `.`, it has no path of its own to go by: it starts from the project the host names, or runs hooks in.
     variable === undefined ? 'd=.' : `d="\${${variable}:-.}"`,
+    `command -v node >/dev/null || { echo "stopwise: node is not on the hook's PATH; the stop hook and the tool guard did not run" >&2; exit ${host.unreadableExitCode}; }`,
     `for _ in${' .'.repeat(LEVELS_UP + 1)}; do`,
     `  [ -f "$d/${STOPWISE_BIN}" ] && exec node "$d/${STOPWISE_BIN}" hook ${host.name}`,
     '  d="$d/.."',
@@ -49,30 +51,35 @@ export function launcherScript(host: HostDescription): string {
 /**
  * The command line a host's settings run: the launcher, found through the
  * variable the host sets to the project folder when it has one (Claude Code,
- * Cursor, Gemini), else from the folder the host runs hooks in (the project).
- * A host that runs it in a POSIX shell reads the launcher into that shell
- * (`command .`: a second shell would cost every event a few milliseconds); one
- * that may use the user's own shell starts `sh` on it. A launcher that is
- * missing (deleted, or never committed beside the settings) must not block:
- * the shell's own exit code for a file it cannot open is 2, which most hosts
- * read as a block of the stop or of every tool call, so the line ends with
- * `|| exit` and the host's non-blocking code, after the shell's one line that
- * names the file (`command` keeps `.` from ending the shell before that). A
- * launcher read with `.` never reaches the `||` (it replaces the shell with
- * Node, or exits); one run with `sh` reaches it only when Node failed, and
- * the hosts that run it so are never answered with exit 2. The line is short because some hosts quote it to the model in front
- * of a block's reason. On Windows, where there is no `sh`, it is
+ * Cursor, Gemini), else from the folder the host runs hooks in (the project),
+ * read with `command .` into a POSIX shell, then `|| exit` and the host's
+ * non-blocking code. A host that runs the line in a POSIX shell (`sh -c`,
+ * `bash -c`) gets it as is: no second shell, whose start-up every event would
+ * pay. One that may run it in the user's own shell, which may not be POSIX,
+ * gets it inside `sh -c '...'`, the same number of processes.
+ *
+ * The `||` is for a launcher that is missing (deleted, or never committed
+ * beside the settings): dash, the `sh` of Debian and Ubuntu, exits with 2 on a
+ * file `.` cannot open, and most hosts read 2 as a block, of every tool call
+ * and of the stop turn after turn. `command` keeps the failed `.` from ending
+ * the shell before the `||`. A launcher that is read never reaches it: it
+ * replaces the shell with Node, or exits with the host's non-blocking code,
+ * so every answer's exit code, Copilot's deliberate 2 included, reaches the
+ * host unchanged.
+ *
+ * The line is short because some hosts quote it to the model in front of a
+ * block's reason. On Windows, where there is no `sh`, it is
  * `npx --offline --no-install stopwise hook <host>`, which runs an installed
  * stopwise and never downloads one.
  */
 export function hookCommand(host: HostDescription, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32') return `npx --offline --no-install stopwise hook ${host.name}`;
-  const run = host.command.shell === 'posix' ? 'command .' : 'sh';
   const variable = host.command.projectDirVariable;
   const path = launcherPath(host);
   // Gemini substitutes a bare $GEMINI_PROJECT_DIR itself, and would quote it for the shell: the braced form is left to the shell.
   const target = variable === undefined ? path : host.name === 'gemini' ? `"\${${variable}:-.}"/${path}` : `"$${variable}"/${path}`;
-  return `${run} ${target} || exit ${host.unreadableExitCode}`;
+  const line = `command . ${target} || exit ${host.unreadableExitCode}`;
+  return host.command.shell === 'posix' ? line : `sh -c '${line}'`;
 }
 
 /** The command line of a hook entry, `args` and Copilot's `bash` and `powershell` included. */

@@ -107,9 +107,10 @@ export interface HostDescription {
   /**
    * How the host runs a hook's command line: the variable it sets to the
    * project folder, when it has one, and its shell: `posix` when it is a POSIX
-   * shell (`sh -c`, `bash -c`), which reads the launcher itself (`.`); `any`
-   * when it may be the user's own shell, which may not be POSIX, and starts
-   * `sh` on the launcher.
+   * shell (`sh -c`, `bash -c`), which reads the launcher itself
+   * (`command .`, which a shell that is not POSIX, such as zsh outside its sh
+   * emulation, reads otherwise); `any` when it may be the user's own shell,
+   * which may not be POSIX, and gets the line inside `sh -c '...'`.
    */
   readonly command: { readonly projectDirVariable?: string; readonly shell: 'posix' | 'any' };
   /** How `stopwise hook` exits on unreadable stdin: never a code the host reads as a block or a refusal. */

@@ -1,7 +1,7 @@
 import { describeValue } from '../core/describe-value.js';
 import type { JsonFile } from '../input/read-json-file.js';
 import { HOOK_DEADLINE_SLACK_MS } from './hook-deadline.js';
-import { entryCommandLine, hookCommand, stopwiseCommands } from './hook-command.js';
+import { entryCommandLine, hookCommand, launcherPath, stopwiseCommands } from './hook-command.js';
 import type { HostDescription } from './host.js';
 
 // One install and one check for every host, read from its description: `stopwise init` and `stopwise doctor`.
@@ -46,6 +46,7 @@ export function installHooks(host: HostDescription, existing: unknown, options: 
   if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) return { ok: false, message: `${file}: "hooks" must be an object, got ${describeValue(hooks)}` };
   const merged: Record<string, unknown> = { ...(hooks as Record<string, unknown>) };
   const command = hookCommand(host, options.platform);
+  const wanted = writtenCommandLines(host, options.platform ?? process.platform, options.exec === true);
   const events = [host.events.stop, ...(options.tools === 'none' ? [] : host.events.tools)];
   const added: string[] = [];
   let replaced = false;
@@ -56,7 +57,6 @@ export function installHooks(host: HostDescription, existing: unknown, options: 
     const matcher = stop || options.tools === 'all' ? undefined : host.toolMatcher;
     const entry = host.entry(stop ? 'stop' : 'tool', command, stop ? options.timeoutSeconds : TOOL_HOOK_TIMEOUT_SECONDS, matcher);
     const fresh = options.exec === true && host.name === 'claude-code' ? execForm(entry) : entry;
-    const wanted = stopwiseCommands(fresh, host.name).map(entryCommandLine);
     const found = entries.flatMap((item) => stopwiseCommands(item, host.name));
     if (found.length === 0) {
       merged[event] = [...entries, fresh];
@@ -86,11 +86,23 @@ function replaceStopwise(item: unknown, fresh: Record<string, unknown>, name: Ho
   return { ...(item as Record<string, unknown>), hooks: kept };
 }
 
-/** The command lines of the stop entries `init` writes for `host` on `platform` (Claude Code's exec form too). */
-function currentCommandLines(host: HostDescription, platform: NodeJS.Platform): string[] {
+/** The command lines of the entries `init` writes for `host` on `platform`, in Claude Code's exec form when `exec`. */
+function writtenCommandLines(host: HostDescription, platform: NodeJS.Platform, exec: boolean): string[] {
   const entry = host.entry('stop', hookCommand(host, platform), 1, undefined);
-  const forms = host.name === 'claude-code' ? [entry, execForm(entry)] : [entry];
-  return forms.flatMap((form) => stopwiseCommands(form, host.name).map(entryCommandLine));
+  return stopwiseCommands(exec && host.name === 'claude-code' ? execForm(entry) : entry, host.name).map(entryCommandLine);
+}
+
+/**
+ * Whether a stopwise command line is one to keep: one `init` writes, on any
+ * platform (settings are shared by people on several) and in either form, or
+ * one that runs the launcher and lets the host go ahead when it is missing
+ * (`|| exit` and the host's non-blocking code, as the telemetry recipe's
+ * does). Any other form (a launcher line a missing file turns into a block, an
+ * npx that may download stopwise) is what `init` replaces.
+ */
+function isCurrentCommand(host: HostDescription, line: string): boolean {
+  const written = (['linux', 'win32'] as const).flatMap((platform) => [false, true].flatMap((exec) => writtenCommandLines(host, platform, exec)));
+  return written.includes(line) || (line.includes(launcherPath(host)) && line.includes(`|| exit ${host.unreadableExitCode}`));
 }
 
 /** The exec form of an entry: `npx` with its arguments, spawned without a shell. */
@@ -116,10 +128,14 @@ export type SettingsCheck =
   | {
       readonly kind: 'read';
       /**
-       * The stopwise stop entries (0: not registered), and the first one's timeout and command line, with whether
-       * that line is one `init` writes now (an earlier form is replaced by the next `init`).
+       * The stopwise stop entries (0: not registered), and the first one's timeout and command line: whether it is a
+       * form to keep (else the next `init` replaces it), and whether it runs a launcher that is not there.
        */
-      readonly stop: { readonly count: number; readonly timeout?: TimeoutCheck; readonly command?: { readonly line: string; readonly current: boolean } };
+      readonly stop: {
+        readonly count: number;
+        readonly timeout?: TimeoutCheck;
+        readonly command?: { readonly line: string; readonly current: boolean; readonly launcherMissing: boolean };
+      };
       readonly tools: { readonly registered: readonly { readonly event: string; readonly matcher?: string }[]; readonly missing: readonly string[] };
     };
 
@@ -127,10 +143,12 @@ export type SettingsCheck =
  * Reads a host's settings file (as `readJsonFile` gave it) for the stopwise
  * hooks: the stop entry and its timeout against the hook's deadline (the host
  * must wait longer than the hook may take, or it kills the hook before it
- * answers; without a timeout the host's default applies), and which tool events
- * are registered. Never throws: a file of the wrong shape is `invalid`.
+ * answers; without a timeout the host's default applies), its command line
+ * (`launcherFound`: whether the host's launcher is in the project), and which
+ * tool events are registered. Never throws: a file of the wrong shape is
+ * `invalid`.
  */
-export function checkSettings(host: HostDescription, file: JsonFile, deadlineMs: number, platform: NodeJS.Platform = process.platform): SettingsCheck {
+export function checkSettings(host: HostDescription, file: JsonFile, deadlineMs: number, launcherFound = true): SettingsCheck {
   if (file.kind === 'missing') return { kind: 'missing' };
   if (file.kind === 'invalid') return { kind: 'invalid', message: file.message };
   const value = file.value;
@@ -162,10 +180,14 @@ export function checkSettings(host: HostDescription, file: JsonFile, deadlineMs:
       count: commands.length,
       ...(first === undefined
         ? {}
-        : { timeout: checkTimeout(host, first[host.timeout.key], deadlineMs), command: { line: entryCommandLine(first), current: currentCommandLines(host, platform).includes(entryCommandLine(first)) } }),
+        : { timeout: checkTimeout(host, first[host.timeout.key], deadlineMs), command: commandCheck(host, entryCommandLine(first), launcherFound) }),
     },
     tools: { registered, missing },
   };
+}
+
+function commandCheck(host: HostDescription, line: string, launcherFound: boolean): { line: string; current: boolean; launcherMissing: boolean } {
+  return { line, current: isCurrentCommand(host, line), launcherMissing: !launcherFound && line.includes(launcherPath(host)) };
 }
 
 function checkTimeout(host: HostDescription, value: unknown, deadlineMs: number): TimeoutCheck {
@@ -187,12 +209,15 @@ export interface SettingsLine {
 /**
  * A settings check as lines for a person: the stop hook (where the file is,
  * what is wrong and the fix; `recommendedSeconds` is the timeout `init`
- * writes), then the tool hooks (optional: their absence is not a warning).
+ * writes; `defaultTimeouts`: the deadline is the default timeouts', there
+ * being no valid configuration), its command and launcher, then the tool hooks
+ * (optional: their absence is not a warning).
  */
-export function describeSettings(host: HostDescription, check: SettingsCheck, deadlineMs: number, recommendedSeconds: number): SettingsLine[] {
+export function describeSettings(host: HostDescription, check: SettingsCheck, deadlineMs: number, recommendedSeconds: number, defaultTimeouts = false): SettingsLine[] {
   const file = host.settingsFile;
   const { key, unitMs } = host.timeout;
-  const deadline = `the hook's deadline (${Math.ceil(deadlineMs / 1000)} s: tests.timeoutMs + 2 × decisionModel.timeoutMs + ${HOOK_DEADLINE_SLACK_MS / 1000} s)`;
+  const source = defaultTimeouts ? '; the default timeouts, as there is no valid configuration' : '';
+  const deadline = `the hook's deadline (${Math.ceil(deadlineMs / 1000)} s: tests.timeoutMs + 2 × decisionModel.timeoutMs + ${HOOK_DEADLINE_SLACK_MS / 1000} s${source})`;
   const fix = `set "${key}": ${(recommendedSeconds * 1000) / unitMs} on the stopwise entry`;
   if (check.kind === 'missing') return [{ status: 'problem', text: `${file}: not found; \`stopwise init ${host.name}\` writes it` }];
   if (check.kind === 'invalid') return [{ status: 'problem', text: `${file}: ${check.message}` }];
@@ -205,8 +230,13 @@ export function describeSettings(host: HostDescription, check: SettingsCheck, de
     const twice = count > 1 ? `; registered ${count} times, so it runs ${count} times at every stop` : '';
     lines.push({ status: line.status === 'ok' && count > 1 ? 'warning' : line.status, text: `${file}: ${line.text}${twice}` });
     const command = check.stop.command;
-    if (command !== undefined && !command.current) {
-      lines.push({ status: 'warning', text: `${file}: the stop hook runs another form of the stopwise command than the one init writes; \`stopwise init ${host.name}\` replaces it` });
+    if (command?.launcherMissing === true) {
+      lines.push({ status: 'problem', text: `${launcherPath(host)}: not found, and ${file} runs it: the stopwise hooks do nothing; \`stopwise init ${host.name}\` writes it` });
+    } else if (command !== undefined && !command.current) {
+      lines.push({
+        status: 'warning',
+        text: `${file}: the stop hook runs an older form of the stopwise command (a missing launcher would block the agent, or npx may download stopwise); \`stopwise init ${host.name}\` replaces it`,
+      });
     }
   }
   const { registered, missing } = check.tools;

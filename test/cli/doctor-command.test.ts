@@ -18,7 +18,7 @@ const DEADLINE = "the hook's deadline (320 s: tests.timeoutMs + 2 × decisionMod
 
 interface Scratch {
   readonly config?: Record<string, unknown> | string;
-  /** The host settings file: what `init` writes with this timeout (330 s by default), with the launcher, its parsed value, or raw text. */
+  /** The host settings file (beside the host's launcher): what `init` writes with this timeout (330 s by default), its parsed value, or raw text. */
   readonly settings?: { host: HookHost; timeout?: number; tools?: 'matched' | 'none' } | { host: HookHost; value: unknown } | { host: HookHost; text: string };
   readonly script?: string;
 }
@@ -57,8 +57,8 @@ function scratch(options: Scratch = {}): string {
     const installed = installHooks(HOSTS[settings.host], undefined, { timeoutSeconds: settings.timeout ?? 330, tools: settings.tools ?? 'matched' });
     if (!installed.ok) throw new Error(installed.message);
     writeFileSync(path, JSON.stringify(installed.value));
-    writeFileSync(join(dir, launcherPath(HOSTS[settings.host])), launcherScript(HOSTS[settings.host]));
   }
+  writeFileSync(join(dir, launcherPath(HOSTS[settings.host])), launcherScript(HOSTS[settings.host]));
   return dir;
 }
 
@@ -157,7 +157,7 @@ describe('stopwise doctor: a sound setup', { timeout: 60_000 }, () => {
     expect(run.stdout).toContain('warning  .cursor/hooks.json: stop hook registered with no timeout, and Cursor documents no default: set "timeout": 330 on the stopwise entry');
     expect(run.stdout).toContain('ok       .cursor/hooks.json: no stopwise tool hooks (optional): loops inside a turn are not guarded; `stopwise init cursor` adds them');
     expect(run.stdout).toContain('sample answers (cursor, the first stop of a session)');
-    expect(run.stdout).toContain('warning  .cursor/hooks.json: the stop hook runs another form of the stopwise command than the one init writes; `stopwise init cursor` replaces it');
+    expect(run.stdout).toContain('warning  .cursor/hooks.json: the stop hook runs an older form of the stopwise command (a missing launcher would block the agent, or npx may download stopwise); `stopwise init cursor` replaces it');
     expect(run.stdout).toContain('the setup is sound (3 warnings)');
   });
 
@@ -204,7 +204,9 @@ describe('stopwise doctor: each problem exits 1 with its line', { timeout: 60_00
       'stopwise.config.json: maxConsecutiveBlock: unknown field (did you mean "maxConsecutiveBlocks"?)',
     ]);
     expect(run.stdout).toContain('skipped  the tests were not run: they need a valid configuration');
-    expect(run.stdout).toContain(`ok       .claude/settings.json: stop hook registered, timeout 330 s, above ${DEADLINE} (the deadline of the default timeouts: there is no valid configuration)`);
+    expect(run.stdout).toContain(
+      `ok       .claude/settings.json: stop hook registered, timeout 330 s, above ${DEADLINE.replace(/\)$/, '; the default timeouts, as there is no valid configuration)')}`,
+    );
     const json = report(await doctor(dir, ['--json']));
     expect(json.ok).toBe(false);
     expect(json.problems).toEqual(problems);
@@ -251,18 +253,28 @@ describe('stopwise doctor: each problem exits 1 with its line', { timeout: 60_00
     expect(problemLines(run)).toEqual(['.claude/settings.json: no stopwise stop hook (`stopwise hook claude-code` under hooks.Stop); `stopwise init claude-code` adds it']);
   });
 
-  it('reports a launcher the settings run that is not there, and warns of a stop hook command init no longer writes', async () => {
+  it('reports a launcher the settings run that is not there, and warns of a stop hook command in a form init replaces', async () => {
     const dir = scratch();
     rmSync(join(dir, '.claude/stopwise.sh'));
     const missing = await doctor(dir);
     expect(missing.code, missing.stdout).toBe(1);
     expect(problemLines(missing)).toEqual(['.claude/stopwise.sh: not found, and .claude/settings.json runs it: the stopwise hooks do nothing; `stopwise init claude-code` writes it']);
-    const earlier = scratch({ settings: { host: 'claude-code', value: { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npx stopwise hook claude-code', timeout: 330 }] }] } } } });
-    const run = await doctor(earlier);
-    expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toContain(
-      'warning  .claude/settings.json: the stop hook runs another form of the stopwise command than the one init writes; `stopwise init claude-code` replaces it',
-    );
+    const olderForm = 'warning  .claude/settings.json: the stop hook runs an older form of the stopwise command (a missing launcher would block the agent, or npx may download stopwise); `stopwise init claude-code` replaces it\n';
+    const stop = (command: string) => ({ hooks: { Stop: [{ hooks: [{ type: 'command', command, timeout: 330 }] }] } });
+    for (const command of ['npx stopwise hook claude-code', '. "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh']) {
+      const run = await doctor(scratch({ settings: { host: 'claude-code', value: stop(command) } }));
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.stdout).toContain(olderForm);
+    }
+    // The same line without a valid configuration: the note on the default timeouts is on the deadline alone.
+    const invalid = await doctor(scratch({ config: '{', settings: { host: 'claude-code', value: stop('npx stopwise hook claude-code') } }));
+    expect(invalid.stdout).toContain(olderForm);
+    // Kept: what init writes on another platform, and a command that runs the launcher with the guard (the telemetry recipe's).
+    for (const command of ['npx --offline --no-install stopwise hook claude-code', 'NODE_OPTIONS="--import ./telemetry-setup.mjs" sh "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh || exit 1']) {
+      const run = await doctor(scratch({ settings: { host: 'claude-code', value: stop(command) } }));
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.stdout).not.toContain('older form');
+    }
   });
 
   it("reports a timeout that is not above the hook's deadline, with the timeout to set in the host's unit", async () => {

@@ -26,23 +26,52 @@ function install(dir: string): void {
   symlinkSync(REPO, join(dir, 'node_modules/stopwise'), 'dir');
 }
 
+/** The absolute path of `program` on this PATH, if it is there. */
+function findProgram(program: string): string | undefined {
+  return (process.env.PATH ?? '')
+    .split(':')
+    .map((dir) => join(dir, program))
+    .find((path) => existsSync(path));
+}
+
 /**
- * Runs `host`'s hook command (or `command`) in `project` as the host does (`sh -c`, or `shell`, in `cwd`, with the host's project
- * folder variable when it sets one), with an `npx` on PATH that only records that it ran; stdin (by default not JSON,
- * so that stopwise, when it runs, says so) as given.
+ * The POSIX shells a host may run its hook line in, those found here: dash (the sh of Debian and Ubuntu), bash as
+ * macOS's sh runs it (`--posix`), bash (Copilot's `bash` entries), busybox's sh (Alpine's).
+ */
+const SHELLS: readonly (readonly string[])[] = [['dash'], ['bash', '--posix'], ['bash'], ['busybox', 'sh']].filter(([program]) => findProgram(program ?? '') !== undefined);
+
+/**
+ * Runs `host`'s hook command (or `command`) in `project` as the host does (`sh -c`, or `shell`, in `cwd`, with the
+ * host's project folder variable when it sets one), with an `npx` on PATH that only records that it ran; stdin (by
+ * default not JSON, so that stopwise, when it runs, says so) as given. `node`: a stand-in on PATH that exits with
+ * this code, or none on PATH at all.
  */
 function runLauncher(
   host: (typeof HOOK_HOSTS)[number],
   project: string,
-  { cwd = project, input = 'not json', command = hookCommand(HOSTS[host], 'linux'), shell = 'sh' }: { cwd?: string; input?: string; command?: string; shell?: string } = {},
+  {
+    cwd = project,
+    input = 'not json',
+    command = hookCommand(HOSTS[host], 'linux'),
+    shell = ['sh'],
+    node,
+  }: { cwd?: string; input?: string; command?: string; shell?: readonly string[]; node?: number | 'missing' } = {},
 ): { status: number | null; stdout: string; stderr: string; npxRan: boolean } {
   const bin = folder();
   const marker = join(bin, 'npx-ran');
   writeFileSync(join(bin, 'npx'), `#!/bin/sh\ntouch '${marker}'\n`);
   chmodSync(join(bin, 'npx'), 0o755);
+  if (typeof node === 'number') {
+    writeFileSync(join(bin, 'node'), `#!/bin/sh\nexit ${node}\n`);
+    chmodSync(join(bin, 'node'), 0o755);
+  }
+  // Without node: PATH holds the shells and nothing else.
+  if (node === 'missing') for (const program of ['sh', 'dash', 'bash', 'busybox']) if (findProgram(program) !== undefined) symlinkSync(findProgram(program) ?? '', join(bin, program));
   const variable = HOSTS[host].command.projectDirVariable;
-  const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: cwd, ...(variable === undefined ? {} : { [variable]: project }) };
-  const run = spawnSync(shell, ['-c', command], { cwd, input, encoding: 'utf8', env });
+  const path = node === 'missing' ? bin : `${bin}:${process.env.PATH ?? ''}`;
+  const env = { PATH: path, HOME: cwd, ...(variable === undefined ? {} : { [variable]: project }) };
+  const [program = 'sh', ...flags] = shell;
+  const run = spawnSync(findProgram(program) ?? program, [...flags, '-c', command], { cwd, input, encoding: 'utf8', env });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, npxRan: existsSync(marker) };
 }
 
@@ -56,7 +85,8 @@ describe('launcherPath and hookCommand', () => {
       '.gemini/stopwise.sh',
     ]);
     expect(hookCommand(HOSTS['claude-code'], 'darwin')).toBe('command . "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh || exit 1');
-    expect(hookCommand(HOSTS.codex, 'linux')).toBe('sh .codex/stopwise.sh || exit 1');
+    expect(hookCommand(HOSTS.codex, 'linux')).toBe("sh -c 'command . .codex/stopwise.sh || exit 1'");
+    expect(hookCommand(HOSTS.cursor, 'linux')).toBe(`sh -c 'command . "$CURSOR_PROJECT_DIR"/.cursor/stopwise.sh || exit 1'`);
     expect(hookCommand(HOSTS.copilot, 'linux')).toBe('command . .github/hooks/stopwise.sh || exit 0');
     // Gemini substitutes a bare $GEMINI_PROJECT_DIR itself; the braced form with a default is left to the shell.
     expect(hookCommand(HOSTS.gemini, 'linux')).toBe('command . "${GEMINI_PROJECT_DIR:-.}"/.gemini/stopwise.sh || exit 1');
@@ -89,17 +119,30 @@ describe('the launcher', () => {
     const project = folder();
     install(project);
     const spec = contract(name);
-    // dash is the sh of Debian and Ubuntu, bash the shell of Copilot's entries and of macOS's sh: read with `.`, a
-    // file dash cannot open ends the shell with 2, a block on most hosts.
-    for (const shell of ['sh', 'bash']) {
+    // Read with a bare `.`, a file dash or busybox cannot open ends the shell with 2, a block on most hosts.
+    expect(SHELLS.map(([program]) => program)).toContain('dash');
+    for (const shell of SHELLS) {
       for (const file of [spec.session.stop, spec.session.pre, spec.session.post]) {
         const run = runLauncher(name, project, { input: payloadText(name, file, project), shell });
-        expect(run.status, `${shell} ${file}`).toBe(HOSTS[name].unreadableExitCode);
+        expect(run.status, `${shell.join(' ')} ${file}`).toBe(HOSTS[name].unreadableExitCode);
         expect(run.stdout).toBe('');
         expect(run.stderr).toContain(launcherPath(HOSTS[name]));
         expect(run.stderr.trim().split('\n')).toHaveLength(1);
         expect(run.npxRan).toBe(false);
       }
+    }
+  });
+
+  it.each(HOOK_HOSTS)("hands the %s host Node's exit code unchanged, in every shell, and lets it go ahead when node is not on PATH", (name) => {
+    const project = folder();
+    install(project);
+    writeLauncher(project, name);
+    for (const shell of SHELLS) {
+      // 2 is a block, or Copilot's guidance after a failed call: it must reach the host as it is.
+      for (const code of [0, 1, 2, 3]) expect(runLauncher(name, project, { shell, node: code }).status, `${shell.join(' ')} node exits ${code}`).toBe(code);
+      const missing = runLauncher(name, project, { shell, node: 'missing' });
+      expect(missing.status, `${shell.join(' ')} without node`).toBe(HOSTS[name].unreadableExitCode);
+      expect(missing.stderr).toBe("stopwise: node is not on the hook's PATH; the stop hook and the tool guard did not run\n");
     }
   });
 

@@ -249,8 +249,11 @@ describe.each(HOOK_HOSTS)('the %s host', (name: HookHost) => {
     expect(installed).toMatchObject({ changed: true, replaced: false, added: [host.events.stop, ...host.events.tools] });
     write(installed.value);
     const check = checkSettings(host, await readJsonFile(path), deadlineMs);
-    expect(check).toMatchObject({ kind: 'read', stop: { count: 1, timeout: { kind: 'enough', seconds: timeoutSeconds } }, tools: { registered, missing: [] } });
-    expect(check.kind === 'read' && check.stop.command).toMatchObject({ line: expect.stringContaining(hookCommand(host)), current: true });
+    expect(check).toEqual({
+      kind: 'read',
+      stop: { count: 1, timeout: { kind: 'enough', seconds: timeoutSeconds }, command: { line: expect.stringContaining(hookCommand(host)), current: true, launcherMissing: false } },
+      tools: { registered, missing: [] },
+    });
     expect(describeSettings(host, check, deadlineMs, timeoutSeconds).map((line) => line.status)).toEqual(['ok', 'ok']);
     expect(installHooks(host, installed.value, { timeoutSeconds, tools: 'matched' })).toEqual({ ...installed, changed: false, added: [] });
 
@@ -259,7 +262,7 @@ describe.each(HOOK_HOSTS)('the %s host', (name: HookHost) => {
     expect(before.kind === 'read' && before.stop.command?.current).toBe(false);
     expect(describeSettings(host, before, deadlineMs, timeoutSeconds)).toContainEqual({
       status: 'warning',
-      text: `${host.settingsFile}: the stop hook runs another form of the stopwise command than the one init writes; \`stopwise init ${name}\` replaces it`,
+      text: `${host.settingsFile}: the stop hook runs an older form of the stopwise command (a missing launcher would block the agent, or npx may download stopwise); \`stopwise init ${name}\` replaces it`,
     });
     const updated = installHooks(host, older, { timeoutSeconds, tools: 'matched' });
     if (!updated.ok) throw new Error(updated.message);

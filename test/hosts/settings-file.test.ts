@@ -62,7 +62,7 @@ describe('installHooks', () => {
     expect(installHooks(claude, exec.value, { timeoutSeconds: 330, tools: 'none' })).toMatchObject({ ok: true, replaced: true });
     // Other hosts run hook commands in a shell: exec does not apply.
     const codex = installHooks(HOSTS.codex, undefined, { timeoutSeconds: 330, tools: 'none', exec: true });
-    expect(codex.ok && codex.value).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'sh .codex/stopwise.sh || exit 1', timeout: 330 }] }] } });
+    expect(codex.ok && codex.value).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: "sh -c 'command . .codex/stopwise.sh || exit 1'", timeout: 330 }] }] } });
   });
 
   it("writes each host's entry shape: Cursor's loop_limit, Copilot's bash and powershell, Gemini's milliseconds", () => {
@@ -73,8 +73,8 @@ describe('installHooks', () => {
     };
     const cursor = entries('cursor');
     expect(cursor.version).toBe(1);
-    expect(cursor.hooks.stop).toEqual([{ command: 'sh "$CURSOR_PROJECT_DIR"/.cursor/stopwise.sh || exit 1', timeout: 330, loop_limit: 5 }]);
-    expect(cursor.hooks.afterFileEdit).toEqual([{ command: 'sh "$CURSOR_PROJECT_DIR"/.cursor/stopwise.sh || exit 1', timeout: 30 }]);
+    expect(cursor.hooks.stop).toEqual([{ command: `sh -c 'command . "$CURSOR_PROJECT_DIR"/.cursor/stopwise.sh || exit 1'`, timeout: 330, loop_limit: 5 }]);
+    expect(cursor.hooks.afterFileEdit).toEqual([{ command: `sh -c 'command . "$CURSOR_PROJECT_DIR"/.cursor/stopwise.sh || exit 1'`, timeout: 30 }]);
     const copilot = entries('copilot');
     expect(copilot.hooks.agentStop).toEqual([
       { type: 'command', bash: 'command . .github/hooks/stopwise.sh || exit 0', powershell: 'npx --offline --no-install stopwise hook copilot', cwd: '.', timeoutSec: 330 },

@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, '../..');
 const RECORDER = join(import.meta.dirname, '../fixtures/cli/record-loaded-modules.mjs');
 
 /** The modules a fresh Node process loads while it runs `script` (an ES module) in the package folder. */
-function resolvedBy(script: string): string[] {
+function loadedBy(script: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'stopwise-otel-'));
   try {
     const record = join(dir, 'modules.txt');
@@ -47,13 +47,13 @@ describe('the main entry and @opentelemetry/api', () => {
     const script = `const { decide, initialStopState, SEED_STOP_POLICY, runAgentLoop } = await import('stopwise');
 decide(SEED_STOP_POLICY, initialStopState(SEED_STOP_POLICY), { step: 1, tests: { passed: true, failed: [], ran: 1 }, probabilities: { a: 0.99 } });
 await runAgentLoop({ limits: { maxSteps: 1 }, turn: async () => ({ text: 'x' }), verify: async () => ({ ok: true }) });`;
-    const resolved = resolvedBy(script);
-    expect(resolved.some((url) => url.endsWith('/dist/index.js'))).toBe(true);
-    expect(resolved.filter((url) => url.includes('@opentelemetry'))).toEqual([]);
+    const loaded = loadedBy(script);
+    expect(loaded.some((url) => url.endsWith('/dist/index.js'))).toBe(true);
+    expect(loaded.filter((url) => url.includes('@opentelemetry'))).toEqual([]);
   });
 
   it('loads it with stopwise/otel (the probe sees it when it is there)', () => {
-    const resolved = resolvedBy(`await import('stopwise/otel');`);
-    expect(resolved.filter((url) => url.includes('/@opentelemetry/api/')).length).toBeGreaterThan(0);
+    const loaded = loadedBy(`await import('stopwise/otel');`);
+    expect(loaded.filter((url) => url.includes('/@opentelemetry/api/')).length).toBeGreaterThan(0);
   });
 });

@@ -34,7 +34,7 @@ describeHost(
           expect(stopCommand(project).length).toBeLessThanOrEqual(MAX_QUOTED_COMMAND);
           return `Stop hook blocking error from command: "${stopCommand(project)}": `;
         },
-        maxChars: () => 'Stop hook blocking error from command: "": '.length + MAX_QUOTED_COMMAND,
+        maxChars: (project) => `Stop hook blocking error from command: "${stopCommand(project)}": `.length,
       },
     ],
     // Print mode shows a hook's systemMessage only in its stream-json output (nothing in text output).

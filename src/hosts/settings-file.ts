@@ -56,7 +56,7 @@ export function installHooks(host: HostDescription, existing: unknown, options: 
     const stop = event === host.events.stop;
     const matcher = stop || options.tools === 'all' ? undefined : host.toolMatcher;
     const entry = host.entry(stop ? 'stop' : 'tool', command, stop ? options.timeoutSeconds : TOOL_HOOK_TIMEOUT_SECONDS, matcher);
-    const fresh = options.exec === true && host.name === 'claude-code' ? execForm(entry) : entry;
+    const fresh = asWritten(host, entry, options.exec === true);
     const found = entries.flatMap((item) => stopwiseCommands(item, host.name));
     if (found.length === 0) {
       merged[event] = [...entries, fresh];
@@ -89,7 +89,7 @@ function replaceStopwise(item: unknown, fresh: Record<string, unknown>, name: Ho
 /** The command lines of the entries `init` writes for `host` on `platform`, in Claude Code's exec form when `exec`. */
 function writtenCommandLines(host: HostDescription, platform: NodeJS.Platform, exec: boolean): string[] {
   const entry = host.entry('stop', hookCommand(host, platform), 1, undefined);
-  return stopwiseCommands(exec && host.name === 'claude-code' ? execForm(entry) : entry, host.name).map(entryCommandLine);
+  return stopwiseCommands(asWritten(host, entry, exec), host.name).map(entryCommandLine);
 }
 
 /**
@@ -105,8 +105,9 @@ function isCurrentCommand(host: HostDescription, line: string): boolean {
   return written.includes(line) || (line.includes(launcherPath(host)) && line.includes(`|| exit ${host.unreadableExitCode}`));
 }
 
-/** The exec form of an entry: `npx` with its arguments, spawned without a shell. */
-function execForm(entry: Record<string, unknown>): Record<string, unknown> {
+/** An entry as `init` writes it: in Claude Code's exec form when asked (`npx` with its arguments, spawned without a shell). */
+function asWritten(host: HostDescription, entry: Record<string, unknown>, exec: boolean): Record<string, unknown> {
+  if (!exec || host.name !== 'claude-code') return entry;
   const hooks = (entry.hooks as Record<string, unknown>[]).map((hook) => {
     const { command: _shell, ...rest } = hook;
     return { ...rest, command: 'npx', args: ['--offline', '--no-install', 'stopwise', 'hook', 'claude-code'] };

@@ -1,11 +1,12 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_HOSTS, HOSTS } from '../../src/hosts/host.js';
 import { bind, contract, payloadText, readOutput, schemaProblems } from '../hosts/host-fixtures.js';
 import { startLoopbackDecisionModel, systemOneAnswer } from '../hosts/loopback-decision-model.js';
+import { loadedModules } from '../support/loaded-modules.js';
 import { CLI, HOOK_FREE_ENV, runCli, type CliRun } from './run-cli.js';
 
 // `stopwise hook <host>` as the hosts run it: the built CLI as a child process, its stdin the host's payload. The
@@ -120,15 +121,11 @@ describe('stopwise hook <host>, as a child process', { timeout: 120_000 }, () =>
 });
 
 describe('what `stopwise hook` loads', { timeout: 60_000 }, () => {
-  const RECORDER = join(import.meta.dirname, '../fixtures/cli/record-loaded-modules.mjs');
   const BIN = join(CLI, '..');
 
   /** The files of the built CLI that `stopwise <args>` loads, relative to dist/bin. */
   function loadedFiles(args: readonly string[], cwd: string, input = ''): string[] {
-    const record = join(cwd, `modules-${Math.random().toString(36).slice(2)}.txt`);
-    writeFileSync(record, '');
-    execFileSync(process.execPath, ['--import', RECORDER, CLI, ...args], { cwd, input, env: { ...HOOK_FREE_ENV, STOPWISE_TEST_MODULES_FILE: record } });
-    const urls = readFileSync(record, 'utf8').split('\n').filter((line) => line.startsWith('file:'));
+    const urls = loadedModules([CLI, ...args], { cwd, input, env: HOOK_FREE_ENV }).filter((url) => url.startsWith('file:'));
     return [...new Set(urls.map((url) => relative(BIN, new URL(url).pathname)))].sort();
   }
 

@@ -66,7 +66,12 @@ function runLauncher(
     chmodSync(join(bin, 'node'), 0o755);
   }
   // Without node: PATH holds the shells and nothing else.
-  if (node === 'missing') for (const program of ['sh', 'dash', 'bash', 'busybox']) if (findProgram(program) !== undefined) symlinkSync(findProgram(program) ?? '', join(bin, program));
+  if (node === 'missing') {
+    for (const program of ['sh', 'dash', 'bash', 'busybox']) {
+      const found = findProgram(program);
+      if (found !== undefined) symlinkSync(found, join(bin, program));
+    }
+  }
   const variable = HOSTS[host].command.projectDirVariable;
   const path = node === 'missing' ? bin : `${bin}:${process.env.PATH ?? ''}`;
   const env = { PATH: path, HOME: cwd, ...(variable === undefined ? {} : { [variable]: project }) };
@@ -119,8 +124,9 @@ describe('the launcher', () => {
     const project = folder();
     install(project);
     const spec = contract(name);
-    // Read with a bare `.`, a file dash or busybox cannot open ends the shell with 2, a block on most hosts.
-    expect(SHELLS.map(([program]) => program)).toContain('dash');
+    // Read with a bare `.`, a file dash or busybox cannot open ends the shell with 2, a block on most hosts: one of them
+    // must be here for this test to see that (Debian, Ubuntu and macOS have dash, Alpine has busybox).
+    expect(SHELLS.some(([program]) => program === 'dash' || program === 'busybox')).toBe(true);
     for (const shell of SHELLS) {
       for (const file of [spec.session.stop, spec.session.pre, spec.session.post]) {
         const run = runLauncher(name, project, { input: payloadText(name, file, project), shell });

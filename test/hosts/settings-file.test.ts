@@ -134,6 +134,29 @@ describe('checkSettings', () => {
     expect(checkSettings(claude, twice, DEADLINE_MS)).toMatchObject({ stop: { count: 2, timeout: { kind: 'enough', seconds: 400 } } });
   });
 
+  it('tells a form to keep from one init replaces, and a launcher the settings run that is not there', () => {
+    const stop = (command: string) => checkSettings(claude, stopEntry({ command, timeout: 330 }), DEADLINE_MS);
+    const command = (check: SettingsCheck) => (check.kind === 'read' ? check.stop.command : undefined);
+    // Kept: what init writes here or on Windows, in either Claude Code form, and a launcher line with the guard (the
+    // telemetry recipe's).
+    const kept = [
+      CLAUDE,
+      hookCommand(claude, 'win32'),
+      'NODE_OPTIONS="--import ./telemetry-setup.mjs" sh "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh || exit 1',
+    ];
+    for (const line of kept) expect(command(stop(line)), line).toEqual({ line, current: true, launcherMissing: false });
+    const exec = checkSettings(claude, found({ hooks: { Stop: [{ hooks: [{ command: 'npx', args: ['--offline', '--no-install', 'stopwise', 'hook', 'claude-code'] }] }] } }), DEADLINE_MS);
+    expect(command(exec)?.current).toBe(true);
+    // Replaced: a launcher line without the guard, an npx that may download stopwise.
+    for (const line of ['. "$CLAUDE_PROJECT_DIR"/.claude/stopwise.sh', 'sh .claude/stopwise.sh', 'npx stopwise hook claude-code']) {
+      expect(command(stop(line))?.current, line).toBe(false);
+    }
+    const missing = checkSettings(claude, stopEntry({ command: CLAUDE, timeout: 330 }), DEADLINE_MS, false);
+    expect(command(missing)).toEqual({ line: CLAUDE, current: true, launcherMissing: true });
+    // A command that does not run the launcher needs none.
+    expect(command(checkSettings(claude, stopEntry({ command: hookCommand(claude, 'win32'), timeout: 330 }), DEADLINE_MS, false))?.launcherMissing).toBe(false);
+  });
+
   it('says when the file is missing, unreadable or of the wrong shape, and never throws', () => {
     expect(checkSettings(claude, { kind: 'missing' }, DEADLINE_MS)).toEqual({ kind: 'missing' });
     expect(checkSettings(claude, { kind: 'invalid', message: 'not valid JSON (x)' }, DEADLINE_MS)).toEqual({ kind: 'invalid', message: 'not valid JSON (x)' });
@@ -179,6 +202,30 @@ describe('describeSettings', () => {
   it('warns of a host with no documented default and of a hook registered twice', () => {
     expect(line(read({ kind: 'default_unknown' }), 'cursor')[0]).toMatchObject({ status: 'warning', text: expect.stringContaining('Cursor documents no default: set "timeout": 330') });
     expect(line(read({ kind: 'enough', seconds: 330 }, 2))[0]).toMatchObject({ status: 'warning', text: expect.stringContaining('registered 2 times, so it runs 2 times at every stop') });
+  });
+
+  it('reports a missing launcher as a problem and an older command as a warning, after the stop hook line', () => {
+    const withCommand = (current: boolean, launcherMissing: boolean): SettingsCheck => ({
+      kind: 'read',
+      stop: { count: 1, timeout: { kind: 'enough', seconds: 330 }, command: { line: CLAUDE, current, launcherMissing } },
+      tools,
+    });
+    expect(line(withCommand(true, false)).map((entry) => entry.status)).toEqual(['ok', 'ok']);
+    expect(line(withCommand(true, true))[1]).toEqual({
+      status: 'problem',
+      text: '.claude/stopwise.sh: not found, and .claude/settings.json runs it: the stopwise hooks do nothing; `stopwise init claude-code` writes it',
+    });
+    const older = {
+      status: 'warning',
+      text: '.claude/settings.json: the stop hook runs an older form of the stopwise command (a missing launcher would block the agent, or npx may download stopwise); `stopwise init claude-code` replaces it',
+    };
+    expect(line(withCommand(false, false))[1]).toEqual(older);
+    // With the default timeouts (no valid configuration), the note qualifies the deadline, and nothing else.
+    const lines = describeSettings(claude, withCommand(false, false), DEADLINE_MS, 330, true);
+    expect(lines[0]?.text).toBe(
+      ".claude/settings.json: stop hook registered, timeout 330 s, above the hook's deadline (320 s: tests.timeoutMs + 2 × decisionModel.timeoutMs + 20 s; the default timeouts, as there is no valid configuration)",
+    );
+    expect(lines[1]).toEqual(older);
   });
 
   it('names the tool events the guard sees, with their matcher, and warns of the ones it misses', () => {

@@ -1,30 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadedModules } from '../support/loaded-modules.js';
 
 const root = join(import.meta.dirname, '../..');
 
-const RECORDER = join(import.meta.dirname, '../fixtures/cli/record-loaded-modules.mjs');
-
 /** The modules a fresh Node process loads while it runs `script` (an ES module) in the package folder. */
-function loadedBy(script: string): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'stopwise-otel-'));
-  try {
-    const record = join(dir, 'modules.txt');
-    writeFileSync(record, '');
-    const run = spawnSync(process.execPath, ['--import', RECORDER, '--input-type=module', '-e', script], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, STOPWISE_TEST_MODULES_FILE: record },
-    });
-    if (run.status !== 0) throw new Error(`the probe failed: ${run.stderr}`);
-    return readFileSync(record, 'utf8').split('\n').filter((line) => line !== '');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const loadedBy = (script: string): string[] => loadedModules(['--input-type=module', '-e', script], { cwd: root });
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(root, folder), { withFileTypes: true, recursive: true })

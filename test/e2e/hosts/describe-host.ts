@@ -9,7 +9,7 @@ import { locateHostCli, type HostCli } from './host-cli.js';
 import { check, scenario, verify, type ScenarioRun } from './host-scenario.js';
 import type { HostUnderTest } from './host-under-test.js';
 import type { ModelTurn } from './model-turn.js';
-import { BROKEN_MATH, editConfig, FIX_COMMAND, MATH_TEST, readProjectFile, type OutcomeLine, type SessionStateFile } from './scratch-project.js';
+import { BROKEN_MATH, editConfig, FIX_COMMAND, MATH_TEST, readProjectFile, type OutcomeLine, type ScratchProject, type SessionStateFile } from './scratch-project.js';
 import { firstRequestWith, placementsIn } from './session-text.js';
 import {
   CONFIG_INVALID,
@@ -187,49 +187,33 @@ export function describeHost(
       },
     );
 
-    scenario(
-      host,
-      cli,
-      'a broken configuration',
+    // A setup that cannot run stopwise lets the agent through: it neither blocks nor reaches the model.
+    const brokenSetups: { name: string; prepare: (project: ScratchProject) => void; person?: string }[] = [
       {
-        script: [{ shell: REPEATED_COMMAND }, { text: 'Done.' }],
+        name: 'a broken configuration',
         // A typo in a key, the most likely way to break it: the schema refuses unknown keys.
-        prepare: (project) =>
-          editConfig(project, ({ maxConsecutiveBlocks, ...config }) => ({ ...config, maxConsecutiveBlock: maxConsecutiveBlocks })),
+        prepare: (project) => editConfig(project, ({ maxConsecutiveBlocks, ...config }) => ({ ...config, maxConsecutiveBlock: maxConsecutiveBlocks })),
+        person: CONFIG_INVALID,
       },
-      (run) => {
-        verify('never blocks: the call runs, the first stop ends the run, nothing is recorded', () => {
-          const { session, calls } = run();
-          expect(session.run.code).toBe(0);
-          expect(session.main).toHaveLength(2);
-          expect(calls).toBe(1);
-          for (const said of [FAILED_TEST_REASON, NUDGE, REFUSED, 'stopwise:']) expect(firstRequestWith(session, said), said).toBe(-1);
-          expect(run().outcomes).toEqual([]);
-        });
-        personLineCheck(expected, run, CONFIG_INVALID);
-      },
-    );
-
-    scenario(
-      host,
-      cli,
-      'a missing launcher',
       {
-        script: [{ shell: REPEATED_COMMAND }, { text: 'Done.' }],
+        name: 'a missing launcher',
         // Settings committed without the launcher, or the launcher deleted: the shell cannot open it.
         prepare: (project) => rmSync(join(project.dir, launcherPath(HOSTS[host.name]))),
       },
-      (run) => {
+    ];
+    for (const broken of brokenSetups) {
+      scenario(host, cli, broken.name, { script: [{ shell: REPEATED_COMMAND }, { text: 'Done.' }], prepare: broken.prepare }, (run) => {
         verify('never blocks: the call runs, the first stop ends the run, nothing is recorded, the model reads nothing of it', () => {
           const { session, calls } = run();
           expect(session.run.code).toBe(0);
           expect(session.main).toHaveLength(2);
           expect(calls).toBe(1);
-          for (const said of [FAILED_TEST_REASON, NUDGE, REFUSED, launcherPath(HOSTS[host.name])]) expect(firstRequestWith(session, said), said).toBe(-1);
+          for (const said of [FAILED_TEST_REASON, NUDGE, REFUSED, 'stopwise:', launcherPath(HOSTS[host.name])]) expect(firstRequestWith(session, said), said).toBe(-1);
           expect(run().outcomes).toEqual([]);
         });
-      },
-    );
+        if (broken.person !== undefined) personLineCheck(expected, run, broken.person);
+      });
+    }
 
     extra(cli);
   });
